@@ -1,0 +1,40 @@
+"""porter's command line. Subcommands live in their own modules and are imported only when used, so that
+`porter analyze` starts fast and never imports torch or tilelang."""
+
+from __future__ import annotations
+
+import importlib
+
+import click
+
+from porter import __version__
+
+# subcommand name -> "module:attribute" (a click.Command)
+_COMMANDS: dict[str, str] = {
+}
+
+
+class _LazyGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(_COMMANDS)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        target = _COMMANDS.get(name)
+        if target is None:
+            return None
+        module, attr = target.split(":")
+        return getattr(importlib.import_module(module), attr)
+
+
+@click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(__version__, prog_name="porter")
+def main() -> None:
+    """porter: move CUDA kernels to AMD Instinct GPUs (gfx942, MI300X).
+
+    \b
+    porter analyze PATHS   find wave64 hazards and LDS bank conflicts in hipified code
+    porter rules [ID]      explain a rule
+    porter convert FILE    write an equivalent TileLang kernel for a recognized kernel
+    porter verify MODULE   compile for gfx942, check numerics on a present GPU, time it
+    porter toolchain       show or set up the gfx942 compiler toolchain
+    """
