@@ -1,0 +1,132 @@
+"""Validation of template parameters against a family's manifest schema.
+
+Every value that reaches a template goes through here first: templates emit Python source, so an unchecked
+string would be code injection. Identifiers, ints, floats, enums, bools and dtypes are the only kinds; there is
+deliberately no free-form string kind.
+"""
+
+from __future__ import annotations
+
+import keyword
+import math
+import re
+import unicodedata
+from typing import Any
+
+IDENT_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
+
+# The only element types a template may name, with the short form used in config names.
+DTYPES: dict[str, str] = {"float16": "f16", "bfloat16": "bf16", "float32": "f32"}
+
+PARAM_KINDS = ("identifier", "int", "float", "enum", "bool", "dtype")
+
+
+class ParamError(ValueError):
+    """A parameter or source-info value was refused; the message says which and why."""
+
+
+def check_identifier(name: str, value: Any) -> str:
+    if not isinstance(value, str) or not IDENT_RE.match(value):
+        raise ParamError(f"parameter '{name}': {value!r} is not a Python identifier "
+                         f"(allowed: ^[A-Za-z_][A-Za-z0-9_]{{0,63}}$)")
+    if keyword.iskeyword(value) or keyword.issoftkeyword(value):
+        raise ParamError(f"parameter '{name}': {value!r} is a Python keyword")
+    return value
+
+
+def check_dtype(name: str, value: Any, allowed: list[str] | None = None) -> str:
+    choices = list(allowed) if allowed else list(DTYPES)
+    if not isinstance(value, str) or value not in DTYPES or value not in choices:
+        raise ParamError(f"parameter '{name}': dtype {value!r} is not one of {', '.join(choices)}")
+    return value
+
+
+def _check_one(name: str, spec: dict[str, Any], value: Any, family_dtypes: list[str]) -> Any:
+    kind = spec["kind"]
+    if kind == "identifier":
+        return check_identifier(name, value)
+    if kind == "dtype":
+        return check_dtype(name, value, spec.get("values", family_dtypes))
+    if kind == "bool":
+        # bool only: 0/1 or "true" would hide a recognizer bug
+        if not isinstance(value, bool):
+            raise ParamError(f"parameter '{name}': expected true/false, got {value!r}")
+        return value
+    if kind == "int":
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ParamError(f"parameter '{name}': expected an integer, got {value!r}")
+        lo, hi = spec.get("min"), spec.get("max")
+        if lo is not None and value < lo or hi is not None and value > hi:
+            raise ParamError(f"parameter '{name}': {value} is outside [{lo}, {hi}]")
+        mult = spec.get("multiple_of")
+        if mult and value % mult:
+            raise ParamError(f"parameter '{name}': {value} is not a multiple of {mult}")
+        return value
+    if kind == "float":
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ParamError(f"parameter '{name}': expected a number, got {value!r}")
+        value = float(value)
+        if not math.isfinite(value):
+            raise ParamError(f"parameter '{name}': {value!r} is not finite")
+        lo, hi = spec.get("min"), spec.get("max")
+        if lo is not None and value < lo or hi is not None and value > hi:
+            raise ParamError(f"parameter '{name}': {value} is outside [{lo}, {hi}]")
+        return value
+    if kind == "enum":
+        values = spec["values"]
+        if not isinstance(value, str) or value not in values:
+            raise ParamError(f"parameter '{name}': {value!r} is not one of {', '.join(map(str, values))}")
+        return value
+    raise ParamError(f"parameter '{name}': unknown kind {kind!r} in manifest")
+
+
+def validate_schema(family: str, schema: dict[str, dict[str, Any]], family_dtypes: list[str]) -> None:
+    """Check a manifest's own schema (a broken manifest is a porter bug, reported as such)."""
+    for name, spec in schema.items():
+        check_identifier(f"{family}.params key", name)
+        if spec.get("kind") not in PARAM_KINDS:
+            raise ParamError(f"manifest {family}: param '{name}' has kind {spec.get('kind')!r}; "
+                             f"expected one of {', '.join(PARAM_KINDS)}")
+        if spec["kind"] == "enum":
+            for v in spec.get("values", []):
+                check_identifier(f"{family}.{name} enum value", v)  # enum values are emitted as code too
+        if "default" not in spec:
+            raise ParamError(f"manifest {family}: param '{name}' has no default")
+        _check_one(name, spec, spec["default"], family_dtypes)
+
+
+def validate_params(family: str, schema: dict[str, dict[str, Any]], params: dict[str, Any],
+                    family_dtypes: list[str]) -> dict[str, Any]:
+    """Return params completed with defaults, every value checked; unknown keys are errors."""
+    if not isinstance(params, dict):
+        raise ParamError(f"params for '{family}' must be a dict, got {type(params).__name__}")
+    unknown = sorted(set(params) - set(schema))
+    if unknown:
+        raise ParamError(f"unknown parameter(s) for template '{family}': {', '.join(map(repr, unknown))}; "
+                         f"known: {', '.join(sorted(schema))}")
+    out: dict[str, Any] = {}
+    for name, spec in schema.items():
+        out[name] = _check_one(name, spec, params.get(name, spec["default"]), family_dtypes)
+    return out
+
+
+_MAX_INFO_LEN = 200
+
+
+def sanitize_comment_text(value: Any, what: str) -> str:
+    """Make a source-info string safe for a `#` comment: one line, printable, bounded.
+
+    A newline (or any line break Python honours: \\r, \\f, \\v, \\x1c-\\x1e, \\x85, \\u2028/9) would end the
+    comment and turn the rest into code, so control and separator characters are replaced by `?`; quotes and
+    the rest are harmless inside a comment and kept so the name stays recognizable."""
+    if not isinstance(value, str):
+        raise ParamError(f"source info '{what}' must be a string, got {type(value).__name__}")
+    chars = []
+    for ch in value:
+        cat = unicodedata.category(ch)
+        # C* = control/format/unassigned/private, Z[lp] = line/paragraph separators
+        chars.append("?" if cat.startswith("C") or cat in ("Zl", "Zp") else ch)
+    text = "".join(chars)
+    if len(text) > _MAX_INFO_LEN:
+        text = text[:_MAX_INFO_LEN - 3] + "..."
+    return text

@@ -1,0 +1,198 @@
+"""The Facts layer: frozen, JSON-dumpable records of what a translation unit contains. Rules and the converter
+read only these; they never see libclang cursors (porter/frontend.py is the only module that does)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+
+@dataclass(frozen=True, slots=True)
+class Loc:
+    path: str
+    line: int
+    col: int
+    end_line: int = 0
+    end_col: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.col}"
+
+
+NO_LOC = Loc("", 0, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    """One node of a function body, a libclang-free mirror of the clang AST.
+
+    kind: int, float, ref, member, call, index, binop, unop, cond, cast, paren, decl, for, while, do, if,
+          block, return, break, continue, init_list, other
+    op:   operator spelling (binop/unop, '+=' etc. for compound assignment), callee name (call), referenced
+          name (ref), field name (member), variable name (decl), cast kind ('implicit' or the written type)
+    type: the clang type spelling of an expression or declaration
+    value: the integer value when the expression is an integer constant expression
+    ref:  for ref and decl nodes, a stable id of the declared entity (equal ids denote the same variable)
+    macro: for nodes spelled inside a macro body, the macro's name (e.g. WARP_SIZE)
+    """
+
+    kind: str
+    op: str = ""
+    type: str = ""
+    value: int | None = None
+    ref: str = ""
+    macro: str = ""
+    loc: Loc = NO_LOC
+    children: tuple["Node", ...] = ()
+
+    def walk(self) -> Iterator["Node"]:
+        """Pre-order walk of this node and everything under it."""
+        stack = [self]
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(reversed(node.children))
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    name: str
+    type: str
+
+
+@dataclass(frozen=True, slots=True)
+class Function:
+    name: str
+    usr: str
+    kind: str                                 # kernel | device | host | host_device
+    loc: Loc
+    params: tuple[Param, ...]
+    template_args: tuple[tuple[str, str], ...] = ()   # (parameter name, concrete value) for instantiations
+    is_template: bool = False                 # the uninstantiated pattern of a template
+    launch_bounds: tuple[int, ...] = ()
+    body: Node | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SharedDecl:
+    function: str                             # enclosing function usr ('' at file scope)
+    name: str
+    ref: str
+    elem_type: str
+    elem_bytes: int | None
+    dims: tuple[int | None, ...]              # concrete extents where known; () for a scalar
+    total_bytes: int | None
+    is_extern: bool
+    loc: Loc
+
+
+@dataclass(frozen=True, slots=True)
+class SharedAccess:
+    function: str
+    array: str
+    ref: str
+    indices: tuple[Node, ...]                 # outermost subscript first
+    is_write: bool
+    elem_type: str                            # type of the accessed element (after any reinterpret cast)
+    width_bytes: int | None
+    loc: Loc
+
+
+@dataclass(frozen=True, slots=True)
+class IntLiteral:
+    value: int
+    loc: Loc                                  # exact place: the literal itself, or the macro use it came from
+    macro: str = ""                           # macro whose body spells the literal
+
+
+@dataclass(frozen=True, slots=True)
+class MacroDef:
+    name: str
+    params: tuple[str, ...] | None            # None for object-like macros
+    body: str
+    value: int | None
+    loc: Loc
+
+
+@dataclass(frozen=True, slots=True)
+class MacroUse:
+    name: str
+    loc: Loc
+
+
+@dataclass(frozen=True, slots=True)
+class CrossLaneCall:
+    function: str
+    name: str
+    args: tuple[Node, ...]
+    loc: Loc
+
+
+@dataclass(frozen=True, slots=True)
+class Launch:
+    caller: str
+    kernel: str                               # kernel name as written, without template arguments
+    kernel_usr: str
+    template_args: tuple[str, ...]
+    grid: Node | None
+    block: Node | None
+    block_dims: tuple[int, int, int] | None   # concrete block size where it is a constant
+    shared_bytes: Node | None
+    args: tuple[Node, ...]
+    loc: Loc
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    severity: str                             # note | warning | error | fatal
+    message: str
+    loc: Loc
+
+
+@dataclass(frozen=True, slots=True)
+class FileFacts:
+    path: str
+    target: str
+    functions: tuple[Function, ...] = ()
+    shared: tuple[SharedDecl, ...] = ()
+    shared_accesses: tuple[SharedAccess, ...] = ()
+    literals: tuple[IntLiteral, ...] = ()
+    macros: tuple[MacroDef, ...] = ()
+    macro_uses: tuple[MacroUse, ...] = ()
+    cross_lane: tuple[CrossLaneCall, ...] = ()
+    launches: tuple[Launch, ...] = ()
+    diagnostics: tuple[Diagnostic, ...] = ()
+    globals: tuple[Node, ...] = ()                           # file-scope variable declarations
+    lines: tuple[str, ...] = field(default=(), repr=False)   # source text, for suppressions and fix-its
+
+    def function(self, usr: str) -> Function | None:
+        return next((f for f in self.functions if f.usr == usr), None)
+
+    def to_json(self, *, with_bodies: bool = True) -> dict[str, Any]:
+        data = _plain(self)
+        data.pop("lines", None)
+        if not with_bodies:
+            for fn in data["functions"]:
+                fn.pop("body", None)
+        return data
+
+
+def _plain(obj: Any) -> Any:
+    """dataclasses.asdict without deep-copying, dropping empty defaults to keep dumps readable."""
+    if dataclasses.is_dataclass(obj):
+        out = {}
+        for f in dataclasses.fields(obj):
+            value = getattr(obj, f.name)
+            if isinstance(obj, Node) and value in ("", None, ()) and f.name != "kind":
+                continue
+            out[f.name] = _plain(value)
+        return out
+    if isinstance(obj, (list, tuple)):
+        return [_plain(v) for v in obj]
+    return obj
+
+
+def dumps(facts: list[FileFacts], *, with_bodies: bool = True) -> str:
+    return json.dumps([f.to_json(with_bodies=with_bodies) for f in facts], indent=1)

@@ -1,0 +1,812 @@
+"""The libclang front end: the only module that imports clang.cindex.
+
+parse(path, config) builds a device-side translation unit for the chosen target with porter's HIP stub header;
+extract(tu, path, target) turns the user's code in it into Facts (porter/facts.py). Only cursors located in the
+analyzed file are walked: walking a cursor costs microseconds through ctypes, and the STL is large.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import json
+import os
+import shlex
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import clang.cindex as ci
+
+from porter import __version__
+from porter.facts import (CrossLaneCall, Diagnostic, FileFacts, Function, IntLiteral, Launch, Loc, MacroDef,
+                          MacroUse, Node, Param, SharedAccess, SharedDecl)
+from porter.resources import package_path
+
+STUB_INCLUDE = package_path("stubs", "include")
+STUB_RESOURCE = package_path("stubs", "resource")
+SOURCE_SUFFIXES = (".hip", ".cu", ".cuh", ".cpp", ".cc", ".cxx", ".h", ".hpp", ".hh")
+
+# Calls whose meaning depends on the wavefront width.
+CROSS_LANE_CALLS = frozenset({
+    "__shfl", "__shfl_up", "__shfl_down", "__shfl_xor", "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync",
+    "__shfl_xor_sync", "__ballot", "__ballot_sync", "__activemask", "__any", "__all", "__any_sync", "__all_sync",
+    "__match_any", "__match_any_sync", "__match_all_sync", "__syncwarp", "__popc", "__popcll", "__ffs", "__ffsll",
+    "__clz", "__clzll", "__brev", "__brevll", "__lanemask_lt",
+    # cooperative-groups tile members
+    "shfl", "shfl_up", "shfl_down", "shfl_xor", "ballot", "any", "all", "tiled_partition",
+})
+
+_BINOPS = {3: "*", 4: "/", 5: "%", 6: "+", 7: "-", 8: "<<", 9: ">>", 10: "<=>", 11: "<", 12: ">", 13: "<=",
+           14: ">=", 15: "==", 16: "!=", 17: "&", 18: "^", 19: "|", 20: "&&", 21: "||", 22: "=", 23: "*=",
+           24: "/=", 25: "%=", 26: "+=", 27: "-=", 28: "<<=", 29: ">>=", 30: "&=", 31: "^=", 32: "|=", 33: ","}
+_UNOPS = {1: "post++", 2: "post--", 3: "++", 4: "--", 5: "&", 6: "*", 7: "+", 8: "-", 9: "~", 10: "!"}
+_CASTS = {"CSTYLE_CAST_EXPR": "c", "CXX_STATIC_CAST_EXPR": "static", "CXX_REINTERPRET_CAST_EXPR": "reinterpret",
+          "CXX_FUNCTIONAL_CAST_EXPR": "functional", "CXX_CONST_CAST_EXPR": "const"}
+_STMTS = {"COMPOUND_STMT": "block", "RETURN_STMT": "return", "BREAK_STMT": "break", "CONTINUE_STMT": "continue",
+          "WHILE_STMT": "while", "DO_STMT": "do", "IF_STMT": "if", "DECL_STMT": "decls", "INIT_LIST_EXPR": "init_list",
+          "CONDITIONAL_OPERATOR": "cond", "ARRAY_SUBSCRIPT_EXPR": "index", "FLOATING_LITERAL": "float",
+          "CXX_BOOL_LITERAL_EXPR": "int", "SWITCH_STMT": "switch", "CASE_STMT": "case", "LAMBDA_EXPR": "lambda"}
+_SKIP = {"TYPE_REF", "NAMESPACE_REF", "TEMPLATE_REF", "CUDASHARED_ATTR", "CUDAGLOBAL_ATTR", "CUDADEVICE_ATTR",
+         "CUDAHOST_ATTR", "CUDACONSTANT_ATTR", "UNEXPOSED_ATTR", "ALIGNED_ATTR", "PARM_DECL", "MEMBER_REF",
+         "TEMPLATE_TYPE_PARAMETER", "TEMPLATE_NON_TYPE_PARAMETER", "ANNOTATE_ATTR", "VISIBILITY_ATTR",
+         "CONST_ATTR", "PURE_ATTR", "NULL_STMT"}
+_CONTAINERS = {"NAMESPACE", "LINKAGE_SPEC", "STRUCT_DECL", "CLASS_DECL", "CLASS_TEMPLATE", "UNEXPOSED_DECL"}
+_FUNCTIONS = {"FUNCTION_DECL", "FUNCTION_TEMPLATE", "CXX_METHOD"}
+_PARSE_OPTIONS = ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD | 0x200  # 0x200: keep going after fatal
+
+
+class FrontendError(Exception):
+    """A file could not be parsed at all; the message names the file and the problem."""
+
+
+@dataclass(frozen=True)
+class ParseConfig:
+    target: str = "gfx942"
+    include_dirs: tuple[str, ...] = ()
+    defines: tuple[str, ...] = ()
+    compile_db: str | None = None
+    std: str = "c++17"
+    use_pch: bool = True
+    max_file_bytes: int = 8 * 1024 * 1024
+    extra_args: tuple[str, ...] = field(default=())
+
+
+# ---------------------------------------------------------------------------------------------- libclang glue
+
+def _bind() -> None:
+    lib = ci.conf.lib
+    lib.clang_getCursorBinaryOperatorKind.argtypes = [ci.Cursor]
+    lib.clang_getCursorBinaryOperatorKind.restype = ctypes.c_int
+    lib.clang_getCursorUnaryOperatorKind.argtypes = [ci.Cursor]
+    lib.clang_getCursorUnaryOperatorKind.restype = ctypes.c_int
+    lib.clang_Cursor_Evaluate.argtypes = [ci.Cursor]
+    lib.clang_Cursor_Evaluate.restype = ctypes.c_void_p
+    lib.clang_EvalResult_getKind.argtypes = [ctypes.c_void_p]
+    lib.clang_EvalResult_getKind.restype = ctypes.c_int
+    lib.clang_EvalResult_isUnsignedInt.argtypes = [ctypes.c_void_p]
+    lib.clang_EvalResult_isUnsignedInt.restype = ctypes.c_uint
+    lib.clang_EvalResult_getAsUnsigned.argtypes = [ctypes.c_void_p]
+    lib.clang_EvalResult_getAsUnsigned.restype = ctypes.c_ulonglong
+    lib.clang_EvalResult_getAsLongLong.argtypes = [ctypes.c_void_p]
+    lib.clang_EvalResult_getAsLongLong.restype = ctypes.c_longlong
+    lib.clang_EvalResult_dispose.argtypes = [ctypes.c_void_p]
+    lib.clang_EvalResult_dispose.restype = None
+    lib.clang_getFileLocation.argtypes = [ci.SourceLocation, ctypes.POINTER(ctypes.c_void_p),
+                                          ctypes.POINTER(ctypes.c_uint), ctypes.POINTER(ctypes.c_uint),
+                                          ctypes.POINTER(ctypes.c_uint)]
+    lib.clang_getFileLocation.restype = None
+    lib.clang_Cursor_getVarDeclInitializer.argtypes = [ci.Cursor]
+    lib.clang_Cursor_getVarDeclInitializer.restype = ci.Cursor
+    lib.clang_Cursor_getVarDeclInitializer.errcheck = ci.Cursor.from_result
+    lib.clang_Cursor_isMacroFunctionLike.argtypes = [ci.Cursor]
+    lib.clang_Cursor_isMacroFunctionLike.restype = ctypes.c_uint
+
+
+_bind()
+_LIB = ci.conf.lib
+
+
+def _evaluate_int(cursor: ci.Cursor) -> int | None:
+    res = _LIB.clang_Cursor_Evaluate(cursor)
+    if not res:
+        return None
+    try:
+        if _LIB.clang_EvalResult_getKind(res) != 1:  # CXEval_Int
+            return None
+        if _LIB.clang_EvalResult_isUnsignedInt(res):
+            return int(_LIB.clang_EvalResult_getAsUnsigned(res))
+        return int(_LIB.clang_EvalResult_getAsLongLong(res))
+    finally:
+        _LIB.clang_EvalResult_dispose(res)
+
+
+def _file_line_col(location: ci.SourceLocation) -> tuple[int, int, int]:
+    """(file handle, line, column) of the exact spelling place in a file (macro arguments resolved)."""
+    f, line, col, off = ctypes.c_void_p(), ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint()
+    _LIB.clang_getFileLocation(location, ctypes.byref(f), ctypes.byref(line), ctypes.byref(col), ctypes.byref(off))
+    return f.value or 0, line.value, col.value
+
+
+# ------------------------------------------------------------------------------------------------- arguments
+
+def _cache_dir() -> Path:
+    base = os.environ.get("PORTER_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "porter")
+    return Path(base)
+
+
+def _base_args(config: ParseConfig) -> list[str]:
+    return ["-x", "hip", f"-std={config.std}", "-nogpuinc", "-nogpulib", "--cuda-device-only",
+            f"--offload-arch={config.target}", "-D__HIP_PLATFORM_AMD__", "-ferror-limit=0", "-Wno-unknown-attributes",
+            "-isystem", str(STUB_RESOURCE), "-isystem", str(STUB_INCLUDE)]
+
+
+_PCH_HEADER = """// porter precompiled header: the HIP stub and the standard headers hipified code includes most
+#include <porter_hip_stub.h>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <cmath>
+#include <cfloat>
+#include <climits>
+#include <algorithm>
+#include <vector>
+#include <string>
+#include <memory>
+#include <iostream>
+"""
+
+
+def precompiled_header(config: ParseConfig) -> Path | None:
+    """Build (once, cached by content) a PCH of the stub and common STL headers; None if it cannot be built."""
+    stub = (STUB_INCLUDE / "porter_hip_stub.h").read_bytes()
+    key = hashlib.sha256(json.dumps([_base_args(config), __version__, ci.__file__]).encode() + stub
+                         + _PCH_HEADER.encode()).hexdigest()[:16]
+    pch = _cache_dir() / "pch" / f"stub-{config.target}-{key}.pch"
+    if pch.is_file():
+        return pch
+    pch.parent.mkdir(parents=True, exist_ok=True)
+    header = pch.with_suffix(".h")
+    header.write_text(_PCH_HEADER)
+    try:
+        tu = ci.Index.create().parse(str(header), args=_base_args(config) + ["-xhip-header"],
+                                     options=ci.TranslationUnit.PARSE_INCOMPLETE)
+        if any(d.severity >= ci.Diagnostic.Error for d in tu.diagnostics):
+            return None
+        tmp = pch.with_suffix(f".{os.getpid()}.tmp")
+        tu.save(str(tmp))
+        os.replace(tmp, pch)  # atomic: concurrent workers may race to build it
+    except (ci.TranslationUnitLoadError, ci.TranslationUnitSaveError, OSError):
+        return None
+    return pch
+
+
+def compile_db_args(db_path: str, source: Path) -> list[str]:
+    """The -I/-D/-std/-include flags that compile_commands.json gives for `source` (nothing is executed)."""
+    try:
+        entries = json.loads(Path(db_path).read_text())
+    except (OSError, ValueError) as exc:
+        raise FrontendError(f"{db_path}: cannot read compile database: {exc}") from exc
+    target = source.resolve()
+    for entry in entries if isinstance(entries, list) else []:
+        if not isinstance(entry, dict) or "file" not in entry:
+            continue
+        directory = Path(entry.get("directory", "."))
+        if (directory / entry["file"]).resolve() != target:
+            continue
+        argv = entry.get("arguments") or shlex.split(entry.get("command", ""))
+        return _useful_flags(argv, directory)
+    return []
+
+
+def _useful_flags(argv: list[str], directory: Path) -> list[str]:
+    out: list[str] = []
+    it = iter(argv[1:])
+    for arg in it:
+        for flag in ("-I", "-isystem", "-D", "-U", "-include"):
+            if arg == flag:
+                value = next(it, "")
+                break
+            if arg.startswith(flag) and flag != "-include":
+                value = arg[len(flag):]
+                break
+        else:
+            if arg.startswith("-std="):
+                out.append(arg)
+            continue
+        if flag in ("-I", "-isystem", "-include") and not os.path.isabs(value):
+            value = str(directory / value)
+        out += [flag, value]
+    return out
+
+
+def build_args(path: Path, config: ParseConfig, pch: Path | None) -> list[str]:
+    args = _base_args(config)
+    if pch is not None:
+        args += ["-include-pch", str(pch)]
+    else:
+        args += ["-include", "porter_hip_stub.h"]
+    for d in config.include_dirs:
+        args += ["-I", d]
+    for d in config.defines:
+        args += ["-D", d]
+    if config.compile_db:
+        args += compile_db_args(config.compile_db, path)
+    args += list(config.extra_args)
+    return args
+
+
+# ---------------------------------------------------------------------------------------------------- parsing
+
+def check_readable(path: Path, config: ParseConfig) -> str:
+    """Return the file's text, or raise FrontendError saying why it cannot be analyzed."""
+    if path.is_dir():
+        raise FrontendError(f"{path}: is a directory, not a source file")
+    try:
+        size = path.stat().st_size
+        if size > config.max_file_bytes:
+            raise FrontendError(f"{path}: {size} bytes exceeds --max-file-size ({config.max_file_bytes} bytes)")
+        data = path.read_bytes()
+    except OSError as exc:
+        raise FrontendError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+    if b"\0" in data[:65536]:
+        raise FrontendError(f"{path}: binary file (contains NUL bytes), not C++ source")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[:exc.start].count(b"\n") + 1
+        raise FrontendError(f"{path}:{line}: not UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start})") from exc
+
+
+def parse(path: Path, config: ParseConfig) -> ci.TranslationUnit:
+    pch = precompiled_header(config) if config.use_pch else None
+    args = build_args(path, config, pch)
+    try:
+        return ci.Index.create(excludeDecls=True).parse(str(path), args=args, options=_PARSE_OPTIONS)
+    except ci.TranslationUnitLoadError as exc:
+        raise FrontendError(f"{path}: libclang could not parse the file ({exc})") from exc
+
+
+def analyze_file(path: Path, config: ParseConfig) -> FileFacts:
+    """Read, parse and extract one file."""
+    text = check_readable(path, config)
+    tu = parse(path, config)
+    return extract(tu, path, config.target, text)
+
+
+# ------------------------------------------------------------------------------------------------- extraction
+
+_INT_TYPES = ("int", "unsigned", "long", "short", "char", "size_t", "uint", "int32_t", "int64_t", "bool",
+              "ptrdiff_t", "uint32_t", "uint64_t", "index_t")
+
+
+def _is_int_type(spelling: str) -> bool:
+    s = spelling.replace("const ", "").strip()
+    return "*" not in s and "[" not in s and any(s.startswith(p) or s.endswith(p) for p in _INT_TYPES)
+
+
+class _Extractor:
+    def __init__(self, tu: ci.TranslationUnit, path: Path, target: str, text: str) -> None:
+        self.tu = tu
+        self.path = str(path)
+        self.target = target
+        self.main_file = tu.get_file(str(path))
+        self.main_handle: int | None = None
+        self.lines = tuple(text.splitlines())
+        self.macro_at: dict[tuple[int, int], str] = {}
+        self.functions: list[Function] = []
+        self.shared: list[SharedDecl] = []
+        self.shared_refs: dict[str, SharedDecl] = {}
+        self.accesses: list[SharedAccess] = []
+        self.literals: list[IntLiteral] = []
+        self.macros: dict[str, MacroDef] = {}
+        self.macro_uses: list[MacroUse] = []
+        self.cross_lane: list[CrossLaneCall] = []
+        self.launches: list[Launch] = []
+        self.globals: list[Node] = []
+        self.current_fn = ""
+        self.seen_literals: set[tuple[int, int, int]] = set()
+
+    # -- locations
+    def _in_main(self, cursor: ci.Cursor) -> bool:
+        f = cursor.location.file
+        return f is not None and f.name == self.main_file.name
+
+    def loc(self, cursor: ci.Cursor) -> Loc:
+        ext = cursor.extent
+        _, line, col = _file_line_col(ext.start)
+        _, eline, ecol = _file_line_col(ext.end)
+        return Loc(self.path, line, col, eline, ecol)
+
+    def _id(self, cursor: ci.Cursor) -> str:
+        """A stable id for a declaration: name@line:col in its file, plus template arguments."""
+        loc = cursor.location
+        base = f"{cursor.spelling}@{os.path.basename(loc.file.name) if loc.file else ''}:{loc.line}:{loc.column}"
+        args = self._template_args(cursor)
+        return base + (f"<{','.join(v for _, v in args)}>" if args else "")
+
+    def _template_args(self, cursor: ci.Cursor) -> tuple[tuple[str, str], ...]:
+        if cursor.kind not in (ci.CursorKind.FUNCTION_DECL, ci.CursorKind.CXX_METHOD):
+            return ()
+        try:
+            n = cursor.get_num_template_arguments()
+        except Exception:
+            return ()
+        if n <= 0:
+            return ()
+        out = []
+        for i in range(n):
+            kind = cursor.get_template_argument_kind(i)
+            if kind == ci.TemplateArgumentKind.INTEGRAL:
+                out.append((str(i), str(cursor.get_template_argument_value(i))))
+            else:
+                out.append((str(i), cursor.get_template_argument_type(i).spelling))
+        return tuple(out)
+
+    # -- top level
+    def run(self) -> FileFacts:
+        top = self.tu.cursor
+        items = list(top.get_children())
+        for c in items:
+            if not self._in_main(c):
+                continue
+            kind = c.kind.name
+            if kind == "MACRO_DEFINITION":
+                self._macro_def(c)
+            elif kind == "MACRO_INSTANTIATION":
+                _, line, col = _file_line_col(c.location)
+                self.macro_at[(line, col)] = c.spelling
+                self.macro_uses.append(MacroUse(c.spelling, Loc(self.path, line, col)))
+                ref = c.referenced
+                if ref is not None and c.spelling not in self.macros and ref.location.file is not None \
+                        and not ref.location.file.name.startswith(str(STUB_INCLUDE)):
+                    self._macro_def(ref)
+        for c in items:
+            if self._in_main(c):
+                self._top_decl(c)
+        diags = self._diagnostics()
+        return FileFacts(path=self.path, target=self.target, functions=tuple(self.functions),
+                         shared=tuple(self.shared), shared_accesses=tuple(self.accesses),
+                         literals=tuple(self.literals), macros=tuple(self.macros.values()),
+                         macro_uses=tuple(self.macro_uses), cross_lane=tuple(self.cross_lane),
+                         launches=tuple(self.launches), diagnostics=diags, globals=tuple(self.globals),
+                         lines=self.lines)
+
+    def _macro_def(self, c: ci.Cursor) -> None:
+        tokens = [t.spelling for t in c.get_tokens()]
+        if not tokens:
+            return
+        name = tokens[0]
+        params: tuple[str, ...] | None = None
+        body = tokens[1:]
+        if _LIB.clang_Cursor_isMacroFunctionLike(c) and body and body[0] == "(":
+            close = body.index(")") if ")" in body else len(body) - 1
+            params = tuple(t for t in body[1:close] if t != ",")
+            body = body[close + 1:]
+        value = _macro_int_value(body)
+        loc = Loc(c.location.file.name if c.location.file else self.path, c.location.line, c.location.column)
+        self.macros[name] = MacroDef(name, params, " ".join(body), value, loc)
+
+    def _top_decl(self, c: ci.Cursor) -> None:
+        kind = c.kind.name
+        if kind in _FUNCTIONS:
+            self._function(c)
+        elif kind in _CONTAINERS:
+            for ch in c.get_children():
+                self._top_decl(ch)
+        elif kind == "VAR_DECL":
+            node = self.convert(c)
+            if node is not None:
+                self.globals.append(node)
+
+    def _function(self, c: ci.Cursor) -> None:
+        children = list(c.get_children())
+        kinds = {ch.kind.name for ch in children}
+        body_cursor = next((ch for ch in children if ch.kind == ci.CursorKind.COMPOUND_STMT), None)
+        if "CUDAGLOBAL_ATTR" in kinds:
+            fkind = "kernel"
+        elif "CUDADEVICE_ATTR" in kinds:
+            fkind = "host_device" if "CUDAHOST_ATTR" in kinds else "device"
+        else:
+            fkind = "host"
+        fid = self._id(c)
+        params = tuple(Param(ch.spelling, ch.type.spelling) for ch in children if ch.kind == ci.CursorKind.PARM_DECL)
+        tparams = [ch.spelling for ch in children if ch.kind.name.startswith("TEMPLATE_")]
+        targs = self._template_args(c)
+        if targs and fkind != "host":
+            # name the arguments after the pattern's parameters
+            pattern = c.canonical
+            names = [ch.spelling for ch in c.get_children() if ch.kind.name.startswith("TEMPLATE_")] or \
+                    [ch.spelling for ch in pattern.get_children() if ch.kind.name.startswith("TEMPLATE_")]
+            if len(names) == len(targs):
+                targs = tuple((n, v) for n, (_, v) in zip(names, targs))
+        bounds = self._launch_bounds(c)
+        self.current_fn = fid
+        body = self.convert(body_cursor) if body_cursor is not None else None
+        self.current_fn = ""
+        self.functions.append(Function(name=c.spelling, usr=fid, kind=fkind, loc=self.loc(c), params=params,
+                                       template_args=targs, is_template=bool(tparams) and c.kind.name == "FUNCTION_TEMPLATE",
+                                       launch_bounds=bounds, body=body))
+
+    def _launch_bounds(self, c: ci.Cursor) -> tuple[int, ...]:
+        """__launch_bounds__(a, b) is a macro in the stub: read its arguments from the macro use's tokens."""
+        start, name_loc = c.extent.start, c.location
+        for (line, col), name in self.macro_at.items():
+            if name != "__launch_bounds__":
+                continue
+            if (start.line, start.column) <= (line, col) <= (name_loc.line, name_loc.column):
+                text = self.lines[line - 1][col - 1:] if line - 1 < len(self.lines) else ""
+                inside = text[text.find("(") + 1:text.find(")")] if "(" in text and ")" in text else ""
+                vals = []
+                for part in inside.split(","):
+                    v = _parse_int(part.strip())
+                    if v is None:
+                        m = self.macros.get(part.strip())
+                        v = m.value if m else None
+                    if v is not None:
+                        vals.append(v)
+                return tuple(vals)
+        return ()
+
+    # -- expressions and statements
+    def convert(self, c: ci.Cursor) -> Node | None:
+        kind = c.kind.name
+        if kind in _SKIP:
+            return None
+        if kind == "UNEXPOSED_EXPR":
+            kids = [k for k in (self.convert(ch) for ch in c.get_children()) if k is not None]
+            if not kids:
+                return Node("default", type=c.type.spelling) if c.location.line == 0 else None
+            if len(kids) == 1:
+                inner = kids[0]
+                tspell = c.type.spelling
+                if tspell == inner.type or not tspell or inner.kind not in ("int", "ref", "member", "call",
+                                                                          "binop", "unop", "cond", "index", "cast",
+                                                                          "mcall"):
+                    return inner
+                return Node("cast", op="implicit", type=tspell, value=inner.value, loc=inner.loc, children=(inner,))
+            return Node("other", type=c.type.spelling, loc=self.loc(c), children=tuple(kids))
+        if kind == "PAREN_EXPR":
+            kids = [k for k in (self.convert(ch) for ch in c.get_children()) if k is not None]
+            return kids[0] if len(kids) == 1 else None
+        loc = self.loc(c)
+        if kind == "INTEGER_LITERAL":
+            return self._int_literal(c, loc)
+        if kind == "DECL_REF_EXPR":
+            return self._decl_ref(c, loc)
+        if kind == "MEMBER_REF_EXPR":
+            kids = tuple(k for k in (self.convert(ch) for ch in c.get_children()) if k is not None)
+            return Node("member", op=c.spelling, type=c.type.spelling, loc=loc,
+                        macro=self.macro_at.get((loc.line, loc.col), ""), children=kids)
+        if kind == "CALL_EXPR":
+            return self._call(c, loc)
+        if kind in ("BINARY_OPERATOR", "COMPOUND_ASSIGNMENT_OPERATOR"):
+            kids = tuple(k for k in (self.convert(ch) for ch in c.get_children()) if k is not None)
+            op = _BINOPS.get(_LIB.clang_getCursorBinaryOperatorKind(c), "?")
+            value = _fold(op, kids, c.type.spelling) if len(kids) == 2 else None
+            return Node("binop", op=op, type=c.type.spelling, value=value, loc=loc, children=kids)
+        if kind == "UNARY_OPERATOR":
+            kids = tuple(k for k in (self.convert(ch) for ch in c.get_children()) if k is not None)
+            op = _UNOPS.get(_LIB.clang_getCursorUnaryOperatorKind(c), "?")
+            value = _fold_unary(op, kids[0].value) if kids and kids[0].value is not None else None
+            return Node("unop", op=op, type=c.type.spelling, value=value, loc=loc, children=kids)
+        if kind in ("CXX_UNARY_EXPR", "UNARY_EXPR"):  # sizeof / alignof
+            return Node("int", op="sizeof", type=c.type.spelling, value=_evaluate_int(c), loc=loc)
+        if kind in _CASTS:
+            kids = tuple(k for k in (self.convert(ch) for ch in c.get_children()) if k is not None)
+            size = _pointee_size(c.type)
+            value = kids[-1].value if kids and _is_int_type(c.type.spelling) else None
+            return Node("cast", op=_CASTS[kind], type=c.type.spelling, value=value, ref=str(size or ""), loc=loc,
+                        children=kids[-1:])
+        if kind == "VAR_DECL":
+            return self._var_decl(c, loc)
+        if kind == "FOR_STMT":
+            return self._for(c, loc)
+        if kind == "CXX_FOR_RANGE_STMT":
+            kids = tuple(k for k in (self.convert(ch) for ch in c.get_children()) if k is not None)
+            return Node("for", op="range", loc=loc, children=kids)
+        mapped = _STMTS.get(kind, "other")
+        kids = tuple(k for k in (self.convert(ch) for ch in c.get_children()) if k is not None)
+        if mapped == "index":
+            node = Node("index", type=c.type.spelling, ref=str(_size(c.type) or ""), loc=loc, children=kids)
+            self._maybe_shared_access(node)
+            return node
+        if mapped == "int":  # bool literal
+            return Node("int", value=1 if c.spelling == "true" or _tok(c) == "true" else 0, type="bool", loc=loc)
+        if mapped == "other" and not kids and not c.kind.is_expression():
+            return None
+        return Node(mapped, op=c.spelling if mapped == "other" else "", type=c.type.spelling
+                    if c.kind.is_expression() else "", loc=loc, children=kids)
+
+    def _int_literal(self, c: ci.Cursor, loc: Loc) -> Node:
+        value = _evaluate_int(c)
+        if value is None:
+            value = _parse_int(_tok(c))
+        macro = ""
+        exp = c.location
+        if (exp.line, exp.column) == (loc.line, loc.col):
+            macro = self.macro_at.get((loc.line, loc.col), "")
+        key = (loc.line, loc.col, value if value is not None else -1)
+        if value is not None and key not in self.seen_literals:
+            self.seen_literals.add(key)
+            self.literals.append(IntLiteral(value, loc, macro))
+        return Node("int", type=c.type.spelling, value=value, macro=macro, loc=loc)
+
+    def _decl_ref(self, c: ci.Cursor, loc: Loc) -> Node:
+        if not c.spelling:  # substituted template parameter in an instantiation
+            # the substituted value is not a literal of the source: evaluate it without recording it
+            value = _evaluate_int(c)
+            if value is not None:
+                return Node("int", type=c.type.spelling, value=value, op="template", loc=loc)
+        ref = c.referenced
+        rid = self._id(ref) if ref is not None else ""
+        value = None
+        if ref is not None and ref.kind in (ci.CursorKind.ENUM_CONSTANT_DECL, ci.CursorKind.VAR_DECL,
+                                             ci.CursorKind.TEMPLATE_NON_TYPE_PARAMETER) and \
+                _is_int_type(c.type.spelling) and ("const" in c.type.spelling or
+                                                    ref.kind == ci.CursorKind.ENUM_CONSTANT_DECL):
+            value = _evaluate_int(c) if c.spelling != "warpSize" else None
+        return Node("ref", op=c.spelling, type=c.type.spelling, value=value, ref=rid,
+                    macro=self.macro_at.get((loc.line, loc.col), ""), loc=loc)
+
+    def _call(self, c: ci.Cursor, loc: Loc) -> Node | None:
+        children = list(c.get_children())
+        config = next((ch for ch in children if ch.kind == ci.CursorKind.CALL_EXPR and
+                       ch.spelling in ("__hipPushCallConfiguration", "hipConfigureCall")), None)
+        args = tuple(k for k in (self.convert(a) for a in c.get_arguments()) if k is not None)
+        name = c.spelling
+        if config is not None:
+            cfg = tuple(k for k in (self.convert(a) for a in config.get_arguments()) if k is not None)
+            node = Node("launch", op=name, type="void", loc=loc, children=cfg + args)
+            self._launch(c, children, cfg, args, loc)
+            return node
+        base = None
+        if children and children[0].kind == ci.CursorKind.MEMBER_REF_EXPR:
+            inner = list(children[0].get_children())
+            base = self.convert(inner[0]) if inner else None
+        if base is not None:
+            node = Node("mcall", op=name, type=c.type.spelling, loc=loc, children=(base,) + args)
+        else:
+            node = Node("call", op=name, type=c.type.spelling, loc=loc, children=args)
+        if name in CROSS_LANE_CALLS and self.current_fn:
+            self.cross_lane.append(CrossLaneCall(self.current_fn, name, args, loc))
+        return node
+
+    def _launch(self, c: ci.Cursor, children: list[ci.Cursor], cfg: tuple[Node, ...], args: tuple[Node, ...],
+                loc: Loc) -> None:
+        callee = children[0] if children else None
+        ref = c.referenced
+        targs: tuple[str, ...] = ()
+        if callee is not None:
+            lits = [self.convert(ch) for ch in callee.walk_preorder() if ch.kind in
+                    (ci.CursorKind.INTEGER_LITERAL, ci.CursorKind.TYPE_REF)]
+            targs = tuple(str(n.value) if n is not None and n.value is not None else "?" for n in lits)
+        if ref is not None and self._template_args(ref):
+            targs = tuple(v for _, v in self._template_args(ref))
+        block = cfg[1] if len(cfg) > 1 else None
+        self.launches.append(Launch(caller=self.current_fn, kernel=c.spelling,
+                                    kernel_usr=self._id(ref) if ref is not None else "", template_args=targs,
+                                    grid=cfg[0] if cfg else None, block=block, block_dims=_dims(block),
+                                    shared_bytes=cfg[2] if len(cfg) > 2 and cfg[2].kind != "default" else None,
+                                    args=args, loc=loc))
+
+    def _var_decl(self, c: ci.Cursor, loc: Loc) -> Node:
+        init_cursor = _LIB.clang_Cursor_getVarDeclInitializer(c)
+        init = None
+        if init_cursor is not None and not init_cursor.kind.is_invalid():
+            init = self.convert(init_cursor)
+        is_shared = any(ch.kind == ci.CursorKind.CUDASHARED_ATTR for ch in c.get_children())
+        rid = self._id(c)
+        value = init.value if init is not None and "const" in c.type.spelling and _is_int_type(c.type.spelling) \
+            else None
+        node = Node("decl", op=c.spelling, type=c.type.spelling, value=value, ref=rid,
+                    macro="shared" if is_shared else "", loc=loc, children=(init,) if init is not None else ())
+        if is_shared:
+            self._shared_decl(c, rid, loc)
+        return node
+
+    def _shared_decl(self, c: ci.Cursor, rid: str, loc: Loc) -> None:
+        t = c.type
+        dims: list[int | None] = []
+        while t.kind in (ci.TypeKind.CONSTANTARRAY, ci.TypeKind.INCOMPLETEARRAY, ci.TypeKind.DEPENDENTSIZEDARRAY,
+                         ci.TypeKind.VARIABLEARRAY):
+            dims.append(t.get_array_size() if t.kind == ci.TypeKind.CONSTANTARRAY else None)
+            t = t.element_type
+        elem_bytes = _size(t)
+        total = None
+        if elem_bytes and dims and all(d is not None for d in dims):
+            total = elem_bytes
+            for d in dims:
+                total *= d  # type: ignore[operator]
+        elif elem_bytes and not dims:
+            total = elem_bytes
+        decl = SharedDecl(function=self.current_fn, name=c.spelling, ref=rid, elem_type=t.spelling,
+                          elem_bytes=elem_bytes, dims=tuple(dims), total_bytes=total,
+                          is_extern=c.storage_class == ci.StorageClass.EXTERN, loc=loc)
+        self.shared.append(decl)
+        self.shared_refs[rid] = decl
+
+    def _for(self, c: ci.Cursor, loc: Loc) -> Node:
+        raw = list(c.get_children())
+        parts: list[Node] = [self.convert(ch) or Node("empty") for ch in raw]
+        empty = Node("empty")
+        if len(parts) == 4:
+            init, cond, inc, body = parts
+        else:
+            body = parts[-1] if parts else empty
+            rest = parts[:-1]
+            init = next((p for p in rest if p.kind == "decls" or (p.kind == "binop" and p.op == "=")), empty)
+            cond = next((p for p in rest if p.kind == "binop" and p.op in ("<", ">", "<=", ">=", "!=", "==",
+                                                                          "&&", "||")), empty)
+            inc = next((p for p in rest if p is not init and p is not cond), empty)
+        return Node("for", loc=loc, children=(init, cond, inc, body))
+
+    def _maybe_shared_access(self, node: Node) -> None:
+        """Record an access `arr[i][j]` when `arr` is a __shared__ array (directly or through a cast)."""
+        indices: list[Node] = []
+        cur = node
+        while cur.kind == "index" and len(cur.children) == 2:
+            indices.append(cur.children[1])
+            cur = cur.children[0]
+        base = cur
+        while base.kind == "cast" and base.op == "implicit" and base.children:
+            base = base.children[0]
+        width = int(node.ref) if node.ref else None
+        elem_type = node.type
+        if base.kind == "cast" and base.op in ("reinterpret", "c", "static") and base.children:
+            inner = base.children[0]
+            if inner.kind == "unop" and inner.op == "&" and inner.children:
+                inner = inner.children[0]
+            while inner.kind == "cast" and inner.op == "implicit" and inner.children:
+                inner = inner.children[0]
+            if inner.kind == "index":
+                # reinterpret of &tile[r][c]: the address is tile's index plus this subscript times the new width
+                return self._record_access(inner, node, extra=tuple(reversed(indices)), width=width, elem_type=elem_type)
+            base = inner
+        if base.kind == "ref" and base.ref in self.shared_refs:
+            decl = self.shared_refs[base.ref]
+            self.accesses.append(SharedAccess(function=self.current_fn, array=decl.name, ref=decl.ref,
+                                              indices=tuple(reversed(indices)), is_write=False,
+                                              elem_type=elem_type, width_bytes=width, loc=node.loc))
+
+    def _record_access(self, inner: Node, node: Node, extra: tuple[Node, ...], width: int | None,
+                       elem_type: str) -> None:
+        idx: list[Node] = []
+        cur = inner
+        while cur.kind == "index" and len(cur.children) == 2:
+            idx.append(cur.children[1])
+            cur = cur.children[0]
+        while cur.kind == "cast" and cur.op == "implicit" and cur.children:
+            cur = cur.children[0]
+        if cur.kind == "ref" and cur.ref in self.shared_refs:
+            decl = self.shared_refs[cur.ref]
+            self.accesses.append(SharedAccess(function=self.current_fn, array=decl.name, ref=decl.ref,
+                                              indices=tuple(reversed(idx)) + extra, is_write=False,
+                                              elem_type=elem_type, width_bytes=width, loc=node.loc))
+
+    def _diagnostics(self) -> tuple[Diagnostic, ...]:
+        out = []
+        names = {2: "warning", 3: "error", 4: "fatal"}
+        for d in self.tu.diagnostics:
+            if d.severity < ci.Diagnostic.Warning:
+                continue
+            f = d.location.file
+            in_main = f is not None and f.name == self.main_file.name
+            if not in_main and d.severity < ci.Diagnostic.Fatal:
+                continue
+            loc = Loc(self.path, d.location.line, d.location.column) if in_main else Loc(self.path, 1, 1)
+            out.append(Diagnostic(names.get(d.severity, "warning"), d.spelling, loc))
+        return tuple(out)
+
+
+def extract(tu: ci.TranslationUnit, path: Path, target: str, text: str) -> FileFacts:
+    facts = _Extractor(tu, path, target, text).run()
+    return _mark_writes(facts)
+
+
+def _mark_writes(facts: FileFacts) -> FileFacts:
+    """Shared accesses that are the left side of an assignment are writes."""
+    written: set[tuple[int, int]] = set()
+    for fn in facts.functions:
+        if fn.body is None:
+            continue
+        for node in fn.body.walk():
+            if node.kind == "binop" and node.op.endswith("=") and node.op not in ("==", "!=", "<=", ">=") \
+                    and node.children:
+                lhs = node.children[0]
+                written.add((lhs.loc.line, lhs.loc.col))
+    if not written:
+        return facts
+    accesses = tuple(a if (a.loc.line, a.loc.col) not in written else
+                     SharedAccess(a.function, a.array, a.ref, a.indices, True, a.elem_type, a.width_bytes, a.loc)
+                     for a in facts.shared_accesses)
+    from dataclasses import replace
+    return replace(facts, shared_accesses=accesses)
+
+
+# ---------------------------------------------------------------------------------------------------- helpers
+
+def _tok(c: ci.Cursor) -> str:
+    """The single token at a cursor's location (get_tokens on a macro-expanded literal is unreliable)."""
+    loc = c.location
+    try:
+        toks = list(c.translation_unit.get_tokens(extent=ci.SourceRange.from_locations(loc, loc)))
+    except Exception:
+        return ""
+    return toks[0].spelling if toks else ""
+
+
+def _parse_int(text: str) -> int | None:
+    t = text.strip().rstrip("uUlL")
+    try:
+        return int(t, 0)
+    except ValueError:
+        return None
+
+
+def _macro_int_value(body: list[str]) -> int | None:
+    toks = [t for t in body if t not in ("(", ")")]
+    if len(toks) == 1:
+        return _parse_int(toks[0])
+    return None
+
+
+def _size(t: ci.Type) -> int | None:
+    try:
+        s = t.get_size()
+    except Exception:
+        return None
+    return s if s and s > 0 else None
+
+
+def _pointee_size(t: ci.Type) -> int | None:
+    if t.kind == ci.TypeKind.POINTER:
+        return _size(t.get_pointee())
+    return None
+
+
+def _dims(block: Node | None) -> tuple[int, int, int] | None:
+    if block is None:
+        return None
+    node = block
+    while node.kind in ("cast", "other") and len(node.children) == 1:
+        node = node.children[0]
+    if node.value is not None:
+        return (node.value, 1, 1)
+    if node.kind == "call" and node.op == "dim3":
+        vals = [c.value if c.kind != "default" else 1 for c in node.children]
+        if all(v is not None for v in vals):
+            vals = (vals + [1, 1, 1])[:3]
+            return (vals[0], vals[1], vals[2])  # type: ignore[return-value]
+    return None
+
+
+def _fold(op: str, kids: tuple[Node, ...], type_spelling: str) -> int | None:
+    a, b = kids[0].value, kids[1].value
+    if a is None or b is None:
+        return None
+    try:
+        if op == "+": v = a + b
+        elif op == "-": v = a - b
+        elif op == "*": v = a * b
+        elif op == "/": v = int(a / b) if b else None
+        elif op == "%": v = a - int(a / b) * b if b else None
+        elif op == "<<": v = a << b if 0 <= b < 64 else None
+        elif op == ">>": v = a >> b if 0 <= b < 64 else None
+        elif op == "&": v = a & b
+        elif op == "|": v = a | b
+        elif op == "^": v = a ^ b
+        elif op in ("<", ">", "<=", ">=", "==", "!="):
+            v = int({"<": a < b, ">": a > b, "<=": a <= b, ">=": a >= b, "==": a == b, "!=": a != b}[op])
+        else:
+            return None
+    except (OverflowError, ZeroDivisionError):
+        return None
+    if v is not None and "unsigned" in type_spelling:
+        bits = 64 if "long" in type_spelling else 32
+        v &= (1 << bits) - 1
+    return v
+
+
+def _fold_unary(op: str, a: int) -> int | None:
+    return {"-": -a, "+": a, "~": ~a, "!": int(not a)}.get(op)

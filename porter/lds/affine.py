@@ -1,0 +1,240 @@
+"""Per-lane index arithmetic for the LDS model: affine forms and a tiny C-integer expression evaluator.
+
+Expression tree format (``Expr``), chosen so that it is plain data (hashable, JSON-able as nested lists):
+
+- ``int``                      a literal, e.g. ``4``
+- ``str``                      a symbol, e.g. ``"tid.x"``, ``"tid.y"``, ``"tid.z"``, ``"bdim.x"``, a loop variable ``"k"``
+- ``(op, a)``                  unary: ``op`` in ``"neg"`` (-a), ``"~"`` (bitwise not), ``"!"`` (logical not)
+- ``(op, a, b)``               binary: ``op`` in ``+ - * / % & | ^ << >>``, comparisons ``< <= > >= == !=``,
+                               logical ``&& ||`` (results 0 or 1, as in C)
+- ``("?:", c, a, b)``          C conditional ``c ? a : b``
+
+Arithmetic follows C on (unbounded) signed integers: ``/`` truncates toward zero and ``%`` takes the sign of the
+dividend. Overflow and unsigned wrap-around are not modelled: LDS offsets are small and non-negative.
+Symbols the model binds itself: ``tid.x/y/z`` (thread index in the block) and ``bdim.x/y/z`` (block dims).
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Union
+
+Expr = Union[int, str, tuple]  # see the module docstring for the tuple forms
+Env = Mapping[str, int]
+
+THREAD_SYMBOLS: tuple[str, ...] = ("tid.x", "tid.y", "tid.z")
+BLOCK_SYMBOLS: tuple[str, ...] = ("bdim.x", "bdim.y", "bdim.z")
+
+
+class EvalError(ValueError):
+    """An expression cannot be evaluated: unbound symbol, unknown operator, division by zero, bad shift."""
+
+
+def _c_div(a: int, b: int) -> int:
+    if b == 0:
+        raise EvalError("division by zero")
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b >= 0) else -q
+
+
+def _c_mod(a: int, b: int) -> int:
+    return a - b * _c_div(a, b)
+
+
+def _shl(a: int, b: int) -> int:
+    if b < 0:
+        raise EvalError(f"negative shift count {b}")
+    return a << b
+
+
+def _shr(a: int, b: int) -> int:
+    if b < 0:
+        raise EvalError(f"negative shift count {b}")
+    return a >> b  # arithmetic shift, as compilers do for signed int
+
+
+_BINARY: dict[str, Callable[[int, int], int]] = {
+    "+": operator.add, "-": operator.sub, "*": operator.mul, "/": _c_div, "%": _c_mod,
+    "&": operator.and_, "|": operator.or_, "^": operator.xor, "<<": _shl, ">>": _shr,
+    "<": lambda a, b: int(a < b), "<=": lambda a, b: int(a <= b),
+    ">": lambda a, b: int(a > b), ">=": lambda a, b: int(a >= b),
+    "==": lambda a, b: int(a == b), "!=": lambda a, b: int(a != b),
+}
+_UNARY: dict[str, Callable[[int], int]] = {"neg": operator.neg, "~": operator.invert, "!": lambda a: int(not a)}
+BINARY_OPS: frozenset[str] = frozenset(_BINARY) | {"&&", "||"}
+UNARY_OPS: frozenset[str] = frozenset(_UNARY)
+
+
+def evaluate(expr: Expr, env: Env) -> int:
+    """Evaluate `expr` with C integer semantics; symbols are looked up in `env`."""
+    if isinstance(expr, bool):  # bool is an int subclass; reject it so a stray True is not read as 1
+        raise EvalError(f"boolean {expr!r} is not an expression")
+    if isinstance(expr, int):
+        return expr
+    if isinstance(expr, str):
+        try:
+            return env[expr]
+        except KeyError:
+            raise EvalError(f"unbound symbol '{expr}'") from None
+    if isinstance(expr, (tuple, list)) and expr:
+        op, args = expr[0], expr[1:]
+        if op == "?:" and len(args) == 3:
+            return evaluate(args[1], env) if evaluate(args[0], env) else evaluate(args[2], env)
+        if op == "&&" and len(args) == 2:  # short-circuit, as C does (a guard may protect a division)
+            return int(bool(evaluate(args[0], env)) and bool(evaluate(args[1], env)))
+        if op == "||" and len(args) == 2:
+            return int(bool(evaluate(args[0], env)) or bool(evaluate(args[1], env)))
+        if op in _BINARY and len(args) == 2:
+            return _BINARY[op](evaluate(args[0], env), evaluate(args[1], env))
+        if op in _UNARY and len(args) == 1:
+            return _UNARY[op](evaluate(args[0], env))
+    raise EvalError(f"malformed expression {expr!r}")
+
+
+def from_json(data: object) -> Expr:
+    """Turn the JSON form (lists instead of tuples) back into an `Expr`, validating it on the way."""
+    if isinstance(data, bool):
+        raise EvalError(f"boolean {data!r} is not an expression")
+    if isinstance(data, (int, str)):
+        return data
+    if isinstance(data, (list, tuple)) and data and isinstance(data[0], str):
+        op, args = data[0], data[1:]
+        arity_ok = (op == "?:" and len(args) == 3) or (op in BINARY_OPS and len(args) == 2) \
+            or (op in UNARY_OPS and len(args) == 1)
+        if arity_ok:
+            return (op, *(from_json(a) for a in args))
+    raise EvalError(f"malformed expression {data!r}")
+
+
+def symbols(expr: Expr) -> frozenset[str]:
+    """All symbol names that occur in `expr`."""
+    if isinstance(expr, str):
+        return frozenset((expr,))
+    if isinstance(expr, (tuple, list)):
+        out: frozenset[str] = frozenset()
+        for a in expr[1:]:
+            out |= symbols(a)
+        return out
+    return frozenset()
+
+
+def to_c(expr: Expr) -> str:
+    """Render `expr` as fully parenthesized C, for messages and debugging."""
+    if isinstance(expr, (int, str)):
+        return str(expr)
+    op, args = expr[0], expr[1:]
+    if op == "?:":
+        return f"({to_c(args[0])} ? {to_c(args[1])} : {to_c(args[2])})"
+    if len(args) == 1:
+        return f"({'-' if op == 'neg' else op}{to_c(args[0])})"
+    return f"({to_c(args[0])} {op} {to_c(args[1])})"
+
+
+@dataclass(frozen=True)
+class Affine:
+    """sum(coeffs[s] * s) + const over named symbols, with integer coefficients. Zero coefficients are dropped
+    so that equal forms compare equal."""
+
+    coeffs: Mapping[str, int] = field(default_factory=dict)
+    const: int = 0
+
+    def __post_init__(self) -> None:
+        # Store a sorted tuple-backed dict copy: keeps the form canonical and safe from caller mutation.
+        clean = {k: int(v) for k, v in sorted(self.coeffs.items()) if v}
+        object.__setattr__(self, "coeffs", clean)
+
+    def __hash__(self) -> int:
+        return hash((tuple(self.coeffs.items()), self.const))
+
+    @staticmethod
+    def sym(name: str, coeff: int = 1) -> "Affine":
+        return Affine({name: coeff}, 0)
+
+    @staticmethod
+    def constant(value: int) -> "Affine":
+        return Affine({}, value)
+
+    def __add__(self, other: "Affine | int") -> "Affine":
+        if isinstance(other, int):
+            return Affine(self.coeffs, self.const + other)
+        merged = dict(self.coeffs)
+        for k, v in other.coeffs.items():
+            merged[k] = merged.get(k, 0) + v
+        return Affine(merged, self.const + other.const)
+
+    __radd__ = __add__
+
+    def __neg__(self) -> "Affine":
+        return self * -1
+
+    def __sub__(self, other: "Affine | int") -> "Affine":
+        return self + (-other)
+
+    def __mul__(self, k: int) -> "Affine":
+        if not isinstance(k, int):
+            return NotImplemented  # affine * affine is not affine
+        return Affine({s: c * k for s, c in self.coeffs.items()}, self.const * k)
+
+    __rmul__ = __mul__
+
+    def evaluate(self, env: Env) -> int:
+        try:
+            return self.const + sum(c * env[s] for s, c in self.coeffs.items())
+        except KeyError as e:
+            raise EvalError(f"unbound symbol '{e.args[0]}'") from None
+
+    def is_constant(self) -> bool:
+        return not self.coeffs
+
+    def to_expr(self) -> Expr:
+        terms: list[Expr] = [s if c == 1 else ("*", c, s) for s, c in self.coeffs.items()]
+        out: Expr = self.const if not terms or self.const else terms.pop(0)
+        for t in terms:
+            out = ("+", out, t)
+        return out
+
+
+def affine_of(expr: Expr) -> Affine | None:
+    """The affine form of `expr` if it is one (sums, differences, products with a constant side, shifts left by
+    a constant); None otherwise (xor, division, modulo, ... must be evaluated per lane)."""
+    if isinstance(expr, bool):
+        return None
+    if isinstance(expr, int):
+        return Affine.constant(expr)
+    if isinstance(expr, str):
+        return Affine.sym(expr)
+    if not isinstance(expr, (tuple, list)) or not expr:
+        return None
+    op, args = expr[0], expr[1:]
+    parts = [affine_of(a) for a in args]
+    if any(p is None for p in parts):
+        return None
+    if op == "neg" and len(parts) == 1:
+        return -parts[0]
+    if op in ("+", "-") and len(parts) == 2:
+        return parts[0] + parts[1] if op == "+" else parts[0] - parts[1]
+    if op == "*" and len(parts) == 2:
+        a, b = parts
+        if a.is_constant():
+            return b * a.const
+        if b.is_constant():
+            return a * b.const
+        return None
+    if op == "<<" and len(parts) == 2 and parts[1].is_constant() and parts[1].const >= 0:
+        return parts[0] * (1 << parts[1].const)
+    return None
+
+
+AddressFn = Union[Affine, Expr, Callable[[Env], int]]
+
+
+def compile_fn(fn: AddressFn) -> Callable[[Env], int]:
+    """One calling convention for the three ways an address or predicate may be given."""
+    if isinstance(fn, Affine):
+        return fn.evaluate
+    if callable(fn):
+        return fn
+    expr = fn
+    return lambda env: evaluate(expr, env)

@@ -1,0 +1,2 @@
+#pragma once
+#include <porter_hip_stub.h>
