@@ -131,7 +131,8 @@ def load_model(target: str) -> LdsModel:
     return model_from_target(load_target(target))
 
 
-def _model(target: str | Target | LdsModel) -> LdsModel:
+def as_model(target: str | Target | LdsModel) -> LdsModel:
+    """Accept a target name, a loaded Target or a ready model (tests build variants with dataclasses.replace)."""
     if isinstance(target, LdsModel):
         return target
     if isinstance(target, Target):
@@ -284,7 +285,7 @@ def analyze(target: str | Target | LdsModel, access: Access, block: tuple[int, i
     """Bank-conflict cost of `access` for one wavefront (`wave`), or the worst wavefront of the block when
     `wave` is None. `samples` gives each loop variable (or other uniform symbol) one value or a few sample
     values; every combination is evaluated and the worst (highest degree, then most cycles) is returned."""
-    model = _model(target)
+    model = as_model(target)
     blk = tuple(int(d) for d in block) + (1,) * (3 - len(block))
     if len(blk) != 3 or min(blk) < 1:
         raise LdsModelError(f"bad block dims {tuple(block)}")

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from math import prod
 
 from porter.lds.affine import Expr, to_c
-from porter.lds.model import Access, ConflictResult, LdsModel, LdsModelError, Op, _model, analyze
+from porter.lds.model import Access, ConflictResult, LdsModel, LdsModelError, Op, analyze, as_model
 from porter.targets import Target
 
 
@@ -146,7 +146,7 @@ def find_padding(target: str | Target | LdsModel, array: SharedArray, accesses: 
     that the bank mapping of a row stride repeats) for the smallest that makes every access degree 1.
     `other_shared_bytes` is the rest of the workgroup's static + dynamic shared memory, for the size check.
     The swizzle search runs when no padding works or the padded array does not fit (or when forced)."""
-    model = _model(target)
+    model = as_model(target)
     if len(array.dims) < 2:
         raise LdsModelError(f"{array.name}: padding needs at least two dimensions")
     if not accesses:
