@@ -9,6 +9,7 @@ from porter.lds.padding import (ArrayAccess, LayoutOption, PaddingResult, Shared
 
 __all__ = [
     "Access", "Affine", "ArrayAccess", "ConflictResult", "EvalError", "Expr", "LayoutOption", "LdsModel",
-    "LdsModelError", "PaddingResult", "PhaseCost", "PhaseTable", "SharedArray", "Swizzle", "affine_of", "analyze", "as_model", "element_offset",
-    "evaluate", "find_padding", "from_json", "load_model", "model_from_target", "symbols", "thread_of", "to_access", "to_c",
+    "LdsModelError", "PaddingResult", "PhaseCost", "PhaseTable", "SharedArray", "Swizzle", "affine_of", "analyze",
+    "as_model", "element_offset", "evaluate", "find_padding", "from_json", "load_model", "model_from_target",
+    "symbols", "thread_of", "to_access", "to_c",
 ]
