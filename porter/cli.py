@@ -11,6 +11,7 @@ from porter import __version__
 
 # subcommand name -> "module:attribute" (a click.Command)
 _COMMANDS: dict[str, str] = {
+    "toolchain": "porter.toolchain_cli:toolchain",
 }
 
 

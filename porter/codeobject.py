@@ -115,18 +115,21 @@ def compile_command(tc: Toolchain, source: Path, output: Path, *, arch: str = "g
 
 
 def compile_hip(source: Path | str, output: Path | str | None = None, *, toolchain: Toolchain | None = None,
-                arch: str = "gfx942", hip_runtime: bool = False, tilelang: bool = False,
+                arch: str = "gfx942", hip_runtime: bool = False, tilelang: bool | None = None,
                 include_dirs: Iterable[Path | str] = (), defines: Iterable[str] = (),
                 extra_flags: Iterable[str] = (), dyn_lds: int | Mapping[str, int] = 0,
                 target: str = "gfx942") -> CodeObject:
     """Compile one HIP file for `arch` and return the facts of every kernel in it.
 
     dyn_lds: dynamic shared memory per launch, one number for all kernels or per kernel name.
+    tilelang: add TileLang's template headers; None = when the source includes tl_templates/.
     """
     tc = toolchain or find_toolchain()
     source = Path(source)
     if not source.is_file():
         raise ToolchainError(f"no such file: {source}")
+    if tilelang is None:
+        tilelang = "tl_templates/" in source.read_text(errors="replace")
     with tempfile.TemporaryDirectory(prefix="porter-co-") as tmp:
         out = Path(output) if output is not None else Path(tmp) / (source.stem + ".hsaco")
         cmd = compile_command(tc, source, out, arch=arch, hip_runtime=hip_runtime, tilelang=tilelang,
