@@ -1,0 +1,3 @@
+// porter emulate: everything lives in hip_runtime.h
+#pragma once
+#include "hip_runtime.h"
