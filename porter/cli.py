@@ -11,6 +11,8 @@ from porter import __version__
 
 # subcommand name -> "module:attribute" (a click.Command)
 _COMMANDS: dict[str, str] = {
+    "analyze": "porter.analyze_cli:analyze",
+    "rules": "porter.rules_cli:rules",
     "toolchain": "porter.toolchain_cli:toolchain",
 }
 

@@ -40,6 +40,7 @@ class InstructionMix:
     buffer_loads: int           # buffer_* may be global (resource descriptors) or scratch: reported apart
     buffer_stores: int
     global_loads: int           # global_load* and flat_load*
+    global_loads_b128: int      # of which 16 bytes per lane (float4 / uint4 loads)
     global_stores: int
     global_atomics: int
     barriers: int
@@ -256,6 +257,7 @@ def instruction_mix(counts: Counter[str]) -> InstructionMix:
         buffer_loads=n(lambda op: op.startswith("buffer_load")),
         buffer_stores=n(lambda op: op.startswith("buffer_store")),
         global_loads=n(lambda op: op.startswith(("global_load", "flat_load"))),
+        global_loads_b128=n(lambda op: op in ("global_load_dwordx4", "flat_load_dwordx4")),
         global_stores=n(lambda op: op.startswith(("global_store", "flat_store"))),
         global_atomics=n(lambda op: op.startswith(("global_atomic", "flat_atomic"))),
         barriers=counts.get("s_barrier", 0),

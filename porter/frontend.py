@@ -12,19 +12,19 @@ import hashlib
 import json
 import os
 import shlex
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import clang.cindex as ci
 
 from porter import __version__
+from porter.analysis import SOURCE_SUFFIXES
 from porter.facts import (CrossLaneCall, Diagnostic, FileFacts, Function, IntLiteral, Launch, Loc, MacroDef,
                           MacroUse, Node, Param, SharedAccess, SharedDecl)
+from porter.frontend_config import ParseConfig
 from porter.resources import package_path
 
 STUB_INCLUDE = package_path("stubs", "include")
 STUB_RESOURCE = package_path("stubs", "resource")
-SOURCE_SUFFIXES = (".hip", ".cu", ".cuh", ".cpp", ".cc", ".cxx", ".h", ".hpp", ".hh")
 
 # Calls whose meaning depends on the wavefront width.
 CROSS_LANE_CALLS = frozenset({
@@ -57,18 +57,6 @@ _PARSE_OPTIONS = ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD | 0x200  # 
 
 class FrontendError(Exception):
     """A file could not be parsed at all; the message names the file and the problem."""
-
-
-@dataclass(frozen=True)
-class ParseConfig:
-    target: str = "gfx942"
-    include_dirs: tuple[str, ...] = ()
-    defines: tuple[str, ...] = ()
-    compile_db: str | None = None
-    std: str = "c++17"
-    use_pch: bool = True
-    max_file_bytes: int = 8 * 1024 * 1024
-    extra_args: tuple[str, ...] = field(default=())
 
 
 # ---------------------------------------------------------------------------------------------- libclang glue
@@ -169,7 +157,7 @@ def precompiled_header(config: ParseConfig) -> Path | None:
     header = pch.with_suffix(".h")
     header.write_text(_PCH_HEADER)
     try:
-        tu = ci.Index.create().parse(str(header), args=_base_args(config) + ["-xhip-header"],
+        tu = ci.Index.create().parse(str(header), args=_base_args(config),
                                      options=ci.TranslationUnit.PARSE_INCOMPLETE)
         if any(d.severity >= ci.Diagnostic.Error for d in tu.diagnostics):
             return None
@@ -242,6 +230,8 @@ def check_readable(path: Path, config: ParseConfig) -> str:
     """Return the file's text, or raise FrontendError saying why it cannot be analyzed."""
     if path.is_dir():
         raise FrontendError(f"{path}: is a directory, not a source file")
+    if not path.name.endswith(SOURCE_SUFFIXES):
+        raise FrontendError(f"{path}: not a HIP/CUDA source (expected one of {' '.join(SOURCE_SUFFIXES)})")
     try:
         size = path.stat().st_size
         if size > config.max_file_bytes:

@@ -199,9 +199,9 @@ def _ensure_packages(packages: tuple[str, ...] | list[str], log: Log = lambda _:
     if not missing:
         return
     unknown = [p for p in missing if _candidate(p) is None]
-    if unknown:
-        # the package lists may simply be stale or absent (fresh container): refresh once
-        log("apt-get update (package lists lack " + ", ".join(unknown) + ")")
+    if unknown and not any(Path("/var/lib/apt/lists").glob("*_Packages*")):
+        # a fresh container ships without package lists: fetch them once, never on every unknown name
+        log("apt-get update (no package lists yet)")
         _run(_apt_prefix() + ["apt-get", "update", "-q"], check=False)
         unknown = [p for p in missing if _candidate(p) is None]
     if unknown:

@@ -1,0 +1,108 @@
+"""`porter analyze`'s driver: collect the source files, analyze each in a worker process, gather the results."""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+from porter.findings import Finding
+
+SOURCE_SUFFIXES = (".hip", ".cu", ".cuh", ".cpp", ".cc", ".cxx", ".h", ".hpp", ".hh")
+SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", "build", "__pycache__", ".venv", ".tox"}
+
+
+@dataclass(frozen=True)
+class Request:
+    path: str
+    config: Any            # porter.frontend.ParseConfig
+    target: str
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    dump_facts: bool = False
+
+
+@dataclass
+class FileResult:
+    path: str
+    findings: list[Finding] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)      # parse diagnostics worth showing (missing includes...)
+    error: str = ""                                      # the file could not be analyzed at all
+    facts: dict[str, Any] | None = None
+    seconds: float = 0.0
+
+
+def collect(paths: list[str]) -> tuple[list[str], list[str]]:
+    """Expand folders into source files. Returns (files, problems): a missing path or an empty folder is a
+    problem reported by name; every other path is still analyzed."""
+    files: list[str] = []
+    problems: list[str] = []
+    seen: set[str] = set()
+    for raw in paths:
+        p = Path(raw)
+        if not p.exists() and not p.is_symlink():
+            problems.append(f"{raw}: no such file or directory")
+            continue
+        if p.is_dir():
+            found = sorted(_walk(p))
+            if not found:
+                problems.append(f"{raw}: no HIP/CUDA sources found (looked for {', '.join(SOURCE_SUFFIXES)})")
+            for f in found:
+                if f not in seen:
+                    seen.add(f)
+                    files.append(f)
+        elif raw not in seen:
+            seen.add(raw)
+            files.append(raw)
+    return files, problems
+
+
+def _walk(root: Path) -> Iterator[str]:
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        dirnames[:] = [d for d in dirnames if d not in SKIP_DIRS and not d.startswith(".")]
+        for name in filenames:
+            if name.endswith(SOURCE_SUFFIXES):
+                yield os.path.join(dirpath, name)
+
+
+def analyze_one(req: Request) -> FileResult:
+    """Worker entry point: parse, extract, run the rules. Never raises for a bad input file."""
+    from porter.frontend import FrontendError, analyze_file
+    from porter.ruleset import run_rules, select_rules
+    from porter.targets import load_target
+
+    start = time.perf_counter()
+    result = FileResult(req.path)
+    try:
+        facts = analyze_file(Path(req.path), req.config)
+    except FrontendError as exc:
+        result.error = str(exc)
+        return result
+    for d in facts.diagnostics:
+        if d.severity in ("error", "fatal") and ("file not found" in d.message or d.severity == "fatal"):
+            result.notes.append(f"{d.loc}: {d.severity}: {d.message} (analysis continued without it)")
+    errors = sum(1 for d in facts.diagnostics if d.severity in ("error", "fatal"))
+    if errors and not facts.functions:
+        result.notes.append(f"{req.path}: {errors} parse errors and no functions recovered; nothing was checked")
+    result.findings = run_rules(facts, load_target(req.target), select_rules(req.select, req.ignore))
+    if req.dump_facts:
+        result.facts = facts.to_json()
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+def run(requests: list[Request], jobs: int, timeout: float,
+        progress: Callable[[int, int, str], None] | None = None) -> list[FileResult]:
+    from porter.pool import Failure, imap
+
+    results: list[FileResult] = []
+    for i, res in enumerate(imap(analyze_one, requests, jobs, timeout), 1):
+        if isinstance(res, Failure):
+            res = FileResult(res.item.path, error=f"{res.item.path}: {res.reason}")
+        results.append(res)
+        if progress is not None:
+            progress(i, len(requests), res.path)
+    results.sort(key=lambda r: r.path)
+    return results

@@ -1,0 +1,21 @@
+"""Build the front end's ParseConfig without importing libclang (keeps the parent process light)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class ParseConfig:
+    target: str = "gfx942"
+    include_dirs: tuple[str, ...] = ()
+    defines: tuple[str, ...] = ()
+    compile_db: str | None = None
+    std: str = "c++17"
+    use_pch: bool = True
+    max_file_bytes: int = 8 * 1024 * 1024
+    extra_args: tuple[str, ...] = field(default=())
+
+
+def make_config(**kwargs: object) -> ParseConfig:
+    return ParseConfig(**{k: tuple(v) if isinstance(v, (list, tuple)) else v for k, v in kwargs.items()})  # type: ignore[arg-type]

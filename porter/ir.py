@@ -1,0 +1,245 @@
+"""Queries over the Facts IR that several rules share: parents, variable definitions, constants, callees, and
+what a value means in terms of lanes (a 32-lane id, a wavefront lane id, a warp index...)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Iterator
+
+from porter.facts import FileFacts, Function, Node
+
+# Lane classes of an integer value (see lane_class).
+TID = "tid"          # a thread index that is not reduced to a lane: threadIdx.x, a global index
+LANE32 = "lane32"    # position in a 32-lane group: tid % 32, tid & 31
+LANEW = "laneW"      # position in the hardware wavefront: tid % warpSize, __lane_id()
+WARP32 = "warp32"    # index of a 32-lane group: tid / 32, tid >> 5
+WARPW = "warpW"      # index of the hardware wavefront: tid / warpSize
+
+# Symbolic constants: the wavefront width and the values derived from it.
+W, W_MINUS_1, W_HALF = "W", "W-1", "W/2"
+
+SHUFFLES = frozenset({"__shfl", "__shfl_up", "__shfl_down", "__shfl_xor", "__shfl_sync", "__shfl_up_sync",
+                      "__shfl_down_sync", "__shfl_xor_sync"})
+MASK_PRODUCERS = frozenset({"__ballot", "__ballot_sync", "__activemask", "__match_any", "__match_any_sync",
+                            "__match_all_sync", "__lanemask_lt"})
+WAVE_WIDE = frozenset({"__ballot", "__ballot_sync", "__activemask", "__any", "__all", "__any_sync", "__all_sync",
+                       "__match_any", "__match_any_sync", "__match_all_sync"})
+SYNC_WITH_MASK = frozenset({"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync", "__ballot_sync",
+                            "__any_sync", "__all_sync", "__match_any_sync", "__match_all_sync", "__syncwarp"})
+BIT_OPS_32 = {"__popc": "__popcll", "__ffs": "__ffsll", "__clz": "__clzll", "__brev": "__brevll"}
+
+
+def strip(node: Node) -> Node:
+    """Look through implicit conversions and no-op casts."""
+    while node.kind == "cast" and node.children and (node.op == "implicit" or node.op in ("c", "static",
+                                                                                          "functional")):
+        node = node.children[0]
+    return node
+
+
+def is_64bit(type_spelling: str) -> bool:
+    t = type_spelling.replace("const", "").strip()
+    return "long long" in t or "int64" in t or t in ("unsigned long", "long", "size_t", "uint64_t", "lane_mask_t")
+
+
+def is_32bit_int(type_spelling: str) -> bool:
+    t = type_spelling.replace("const", "").strip()
+    return t in ("int", "unsigned int", "unsigned", "uint32_t", "int32_t", "uint", "signed int")
+
+
+@dataclass
+class FunctionView:
+    """One function body with the indexes rules need: parents and variable definitions."""
+
+    fn: Function
+    facts: FileFacts
+    parents: dict[int, Node] = field(default_factory=dict)
+    defs: dict[str, list[Node]] = field(default_factory=dict)   # variable id -> assigned expressions
+    decls: dict[str, Node] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.fn.body is None:
+            return
+        stack = [self.fn.body]
+        while stack:
+            node = stack.pop()
+            for child in node.children:
+                self.parents[id(child)] = node
+                stack.append(child)
+            if node.kind == "decl":
+                self.decls[node.ref] = node
+                if node.children:
+                    self.defs.setdefault(node.ref, []).append(node.children[0])
+            elif node.kind == "binop" and node.op == "=" and len(node.children) == 2:
+                lhs = strip(node.children[0])
+                if lhs.kind == "ref":
+                    self.defs.setdefault(lhs.ref, []).append(node.children[1])
+
+    def nodes(self) -> Iterator[Node]:
+        return self.fn.body.walk() if self.fn.body is not None else iter(())
+
+    def parent(self, node: Node) -> Node | None:
+        return self.parents.get(id(node))
+
+    def ancestors(self, node: Node) -> Iterator[Node]:
+        cur = self.parent(node)
+        while cur is not None:
+            yield cur
+            cur = self.parent(cur)
+
+    def calls(self, names: frozenset[str] | set[str] | None = None) -> Iterator[Node]:
+        for node in self.nodes():
+            if node.kind in ("call", "mcall") and (names is None or node.op in names):
+                yield node
+
+    def definition(self, ref: str) -> Node | None:
+        """The single expression a variable is defined by (its initializer), if it has one."""
+        d = self.defs.get(ref)
+        return d[0] if d else None
+
+    # -- constants
+    def const(self, node: Node, depth: int = 0) -> int | str | None:
+        """An integer value, or one of W / W-1 / W/2 for values built from warpSize, or None."""
+        node = strip(node)
+        if node.value is not None:
+            return node.value
+        if depth > 8:
+            return None
+        if node.kind == "ref":
+            if node.op == "warpSize":
+                return W
+            init = self.definition(node.ref)
+            decl = self.decls.get(node.ref)
+            if init is not None and decl is not None and len(self.defs.get(node.ref, [])) == 1:
+                return self.const(init, depth + 1)
+            return self.facts_global_const(node.ref)
+        if node.kind == "binop" and len(node.children) == 2:
+            a, b = self.const(node.children[0], depth + 1), self.const(node.children[1], depth + 1)
+            if a == W and b == 1 and node.op == "-":
+                return W_MINUS_1
+            if a == W and ((b == 2 and node.op == "/") or (b == 1 and node.op == ">>")):
+                return W_HALF
+        return None
+
+    def facts_global_const(self, ref: str) -> int | str | None:
+        for g in self.facts.globals:
+            if g.ref == ref and g.children:
+                v = strip(g.children[0])
+                if v.value is not None:
+                    return v.value
+                if v.kind == "ref" and v.op == "warpSize":
+                    return W
+        return None
+
+    # -- lanes
+    def lane_class(self, node: Node, depth: int = 0) -> str | None:
+        """What an integer expression is in terms of lanes: TID, LANE32, LANEW, WARP32, WARPW or None."""
+        node = strip(node)
+        if depth > 10:
+            return None
+        if node.kind == "member" and node.children:
+            base = strip(node.children[0])
+            if base.kind == "ref" and base.op == "threadIdx":
+                return TID
+            return None
+        if node.kind in ("call", "mcall"):
+            if node.op in ("__lane_id",) or node.op.startswith("__builtin_amdgcn_mbcnt"):
+                return LANEW
+            if node.op == "thread_rank":
+                return TID
+            return None
+        if node.kind == "ref":
+            init = self.definition(node.ref)
+            return self.lane_class(init, depth + 1) if init is not None else None
+        if node.kind != "binop" or len(node.children) != 2:
+            return None
+        left = self.lane_class(node.children[0], depth + 1)
+        right_const = self.const(node.children[1])
+        op = node.op
+        if op in ("+", "-"):
+            other = self.lane_class(node.children[1], depth + 1)
+            return TID if TID in (left, other) else None
+        if left not in (TID, LANEW, LANE32):
+            return None
+        if op == "%":
+            return {32: LANE32, 64: LANEW, W: LANEW}.get(right_const) if right_const is not None else None
+        if op == "&":
+            return {31: LANE32, 63: LANEW, W_MINUS_1: LANEW}.get(right_const) if right_const is not None else None
+        if left != TID:
+            return None
+        if op == "/":
+            return {32: WARP32, 64: WARPW, W: WARPW}.get(right_const) if right_const is not None else None
+        if op == ">>":
+            return {5: WARP32, 6: WARPW}.get(right_const) if right_const is not None else None
+        return None
+
+    def depends_on_thread(self, node: Node, depth: int = 0) -> bool:
+        """True when the value can differ between threads of a block (reads threadIdx or a lane id)."""
+        if depth > 10:
+            return False
+        for n in node.walk():
+            if n.kind == "member" and n.children and strip(n.children[0]).op == "threadIdx":
+                return True
+            if n.kind in ("call", "mcall") and n.op in ("__lane_id", "thread_rank"):
+                return True
+            if n.kind == "ref" and n.ref in self.defs:
+                if any(self.depends_on_thread(d, depth + 1) for d in self.defs[n.ref]):
+                    return True
+        return False
+
+    @cached_property
+    def lane_classes(self) -> set[str]:
+        """Every lane class computed anywhere in this function."""
+        out = set()
+        for node in self.nodes():
+            if node.kind == "binop" and node.op in ("%", "&", "/", ">>"):
+                c = self.lane_class(node)
+                if c is not None and c != TID:
+                    out.add(c)
+            elif node.kind == "call" and node.op == "__lane_id":
+                out.add(LANEW)
+        return out
+
+
+def shuffle_parts(call: Node) -> tuple[Node | None, Node | None, Node | None]:
+    """(value, offset or source lane, width) of a shuffle call; width None when left to its default."""
+    args = list(call.children)
+    if call.op.endswith("_sync"):
+        args = args[1:]
+    value = args[0] if args else None
+    lane = args[1] if len(args) > 1 else None
+    width = args[2] if len(args) > 2 and args[2].kind != "default" else None
+    return value, lane, width
+
+
+class FileView:
+    """All function views of a file, with call-graph queries."""
+
+    def __init__(self, facts: FileFacts) -> None:
+        self.facts = facts
+        self.views = [FunctionView(fn, facts) for fn in facts.functions if fn.body is not None]
+        self.by_name: dict[str, list[FunctionView]] = {}
+        for v in self.views:
+            self.by_name.setdefault(v.fn.name, []).append(v)
+
+    def callees(self, view: FunctionView, depth: int = 0) -> Iterator[FunctionView]:
+        """Device functions this one calls, transitively (by name; overloads are all included)."""
+        seen: set[int] = set()
+        stack = [(view, 0)]
+        while stack:
+            cur, d = stack.pop()
+            for call in cur.calls():
+                for callee in self.by_name.get(call.op, []):
+                    if id(callee) not in seen and callee.fn.kind != "host" and d < 6:
+                        seen.add(id(callee))
+                        yield callee
+                        stack.append((callee, d + 1))
+
+    def callers(self, view: FunctionView) -> Iterator[FunctionView]:
+        for v in self.views:
+            if v is not view and any(c.op == view.fn.name for c in v.calls()):
+                yield v
+
+    def kernel_by_name(self, name: str) -> list[FunctionView]:
+        return [v for v in self.by_name.get(name, []) if v.fn.kind == "kernel"]

@@ -1,0 +1,500 @@
+"""Matchers for the wave64 rules: code that assumes 32-lane warps where gfx942 runs 64-lane wavefronts.
+
+Each matcher takes (facts, target, params) and yields Match records; the rule's TOML file holds its words.
+The guiding fact (../shared/FACTS.md section 2): HIP's cross-lane operations act on the whole wavefront unless
+given a width, and masks are 64 bits. Code organized in 32-lane groups is correct on wave64 as long as nothing
+it does crosses a group boundary; rules look for the places where something does.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Iterable, Iterator
+
+from porter.facts import FileFacts, Loc, Node
+from porter.findings import Edit, Match
+from porter.ir import (BIT_OPS_32, LANE32, LANEW, MASK_PRODUCERS, SHUFFLES, SYNC_WITH_MASK, TID, W, W_HALF, WARP32,
+                       WARPW, WAVE_WIDE, FileView, FunctionView, is_32bit_int, is_64bit, shuffle_parts, strip)
+from porter.targets import Target
+
+_cache: dict[int, tuple[FileFacts, FileView]] = {}
+
+
+def file_view(facts: FileFacts) -> FileView:
+    """One FileView per Facts object, shared by all matchers of a run."""
+    hit = _cache.get(id(facts))
+    if hit is None or hit[0] is not facts:
+        _cache.clear()
+        hit = (facts, FileView(facts))
+        _cache[id(facts)] = hit
+    return hit[1]
+
+
+def _device_views(fv: FileView) -> Iterator[FunctionView]:
+    return (v for v in fv.views if v.fn.kind != "host")
+
+
+def _text(facts: FileFacts, loc: Loc) -> str:
+    """The source text of a single-line location range."""
+    if not (0 < loc.line <= len(facts.lines)) or loc.end_line != loc.line:
+        return ""
+    return facts.lines[loc.line - 1][loc.col - 1:loc.end_col - 1]
+
+
+def _spell(facts: FileFacts, node: Node) -> str:
+    t = _text(facts, node.loc)
+    return t if t else node.op or str(node.value)
+
+
+def _replace(facts: FileFacts, node: Node, old: str, new: str) -> tuple[Edit, ...]:
+    """An edit replacing `old` at node's start, only when the source there really spells `old`."""
+    loc = node.loc
+    if 0 < loc.line <= len(facts.lines) and facts.lines[loc.line - 1][loc.col - 1:loc.col - 1 + len(old)] == old:
+        return (Edit(loc.line, loc.col, loc.line, loc.col + len(old), new),)
+    return ()
+
+
+# ------------------------------------------------------------------------------------------ shared analyses
+
+def _loop_parts(view: FunctionView, loop: Node) -> tuple[str, int | str | None, str, Node, Node | None] | None:
+    """(variable id, start value, direction 'down'|'up'|'', body, the init value node) of a counted loop."""
+    init, cond, inc, body = loop.children if len(loop.children) == 4 else (None, None, None, None)
+    if init is None or body is None:
+        return None
+    var, start_node = "", None
+    if init.kind == "decls" and init.children and init.children[0].kind == "decl" and init.children[0].children:
+        var, start_node = init.children[0].ref, init.children[0].children[0]
+    elif init.kind == "binop" and init.op == "=" and strip(init.children[0]).kind == "ref":
+        var, start_node = strip(init.children[0]).ref, init.children[1]
+    if not var or start_node is None:
+        return None
+    direction = ""
+    if inc is not None and inc.kind == "binop" and inc.children and strip(inc.children[0]).ref == var:
+        if inc.op in ("/=", ">>="):
+            direction = "down"
+        elif inc.op in ("*=", "<<="):
+            direction = "up"
+        elif inc.op == "=" and len(inc.children) == 2 and inc.children[1].kind == "binop":
+            direction = {"/": "down", ">>": "down", "*": "up", "<<": "up"}.get(inc.children[1].op, "")
+    return var, view.const(start_node), direction, body, start_node
+
+
+def _uses_var(node: Node, var: str) -> bool:
+    return any(n.kind == "ref" and n.ref == var for n in node.walk())
+
+
+def _half_wave_shuffles(view: FunctionView) -> Iterator[tuple[Node, Node, Node | None, str]]:
+    """Shuffle reductions and scans whose steps span only 32 lanes: (shuffle call, place to report,
+    start-value node, kind 'reduction'|'scan')."""
+    in_loops: set[int] = set()
+    for loop in (n for n in view.nodes() if n.kind == "for"):
+        parts = _loop_parts(view, loop)
+        if parts is None:
+            continue
+        var, start, direction, body, start_node = parts
+        cond = loop.children[1]
+        for call in (c for c in body.walk() if c.kind == "call" and c.op in SHUFFLES):
+            _, offset, _ = shuffle_parts(call)
+            if offset is None or not _uses_var(offset, var):
+                continue
+            in_loops.add(id(call))
+            if direction == "down" and start == 16:
+                yield call, start_node or call, start_node, "reduction"
+            elif direction == "up" and start == 1 and call.op.startswith("__shfl_up") and cond.kind == "binop" \
+                    and len(cond.children) == 2:
+                bound = view.const(cond.children[1])
+                if (cond.op == "<" and bound == 32) or (cond.op == "<=" and bound == 16):
+                    yield call, call, None, "scan"
+    for call in view.calls(SHUFFLES):
+        if id(call) in in_loops or not (call.op.startswith("__shfl_down") or call.op.startswith("__shfl_xor")):
+            continue
+        _, offset, _ = shuffle_parts(call)
+        if offset is not None and view.const(offset) == 16:
+            yield call, offset, None, "reduction"
+
+
+def _consumers(fv: FileView, view: FunctionView) -> list[FunctionView]:
+    """The function itself and, for a device helper, the functions that call it."""
+    out = [view]
+    if view.fn.kind != "kernel":
+        out += list(fv.callers(view))
+    return out
+
+
+def _wave_organized(views: Iterable[FunctionView]) -> FunctionView | None:
+    """A function that numbers lanes or warps by the hardware wavefront (warpSize, 64, __lane_id)."""
+    return next((v for v in views if {LANEW, WARPW} & v.lane_classes), None)
+
+
+def _group_organized(views: Iterable[FunctionView]) -> bool:
+    return any({LANE32, WARP32} & v.lane_classes for v in views)
+
+
+def _is_default_width(call: Node) -> bool:
+    return shuffle_parts(call)[2] is None
+
+
+def _lane_expr_text(facts: FileFacts, view: FunctionView, classes: set[str]) -> str:
+    for node in view.nodes():
+        if node.kind == "binop" and node.op in ("%", "&", "/", ">>") and view.lane_class(node) in classes:
+            return f"'{_spell(facts, node)}' at line {node.loc.line}"
+        if node.kind == "call" and node.op == "__lane_id" and LANEW in classes:
+            return f"'__lane_id()' at line {node.loc.line}"
+    return "a wavefront-wide lane id"
+
+
+# --------------------------------------------------------------------------------------------------- W64-001
+
+def shuffle_half_wave(facts: FileFacts, target: Target, params: dict[str, Any]) -> Iterator[Match]:
+    fv = file_view(facts)
+    for view in _device_views(fv):
+        for call, place, start_node, kind in _half_wave_shuffles(view):
+            width = shuffle_parts(call)[2]
+            width_value = view.const(width) if width is not None else None
+            consumers = _consumers(fv, view)
+            broadcast = next((b for v in consumers for b in v.calls({"__shfl", "__shfl_sync"})
+                              if _is_default_width(b) and v.const(shuffle_parts(b)[1] or b) == 0
+                              and b.loc.line >= call.loc.line), None)
+            wave_fn = _wave_organized(consumers)
+            if width_value in (64, W):
+                evidence, confidence = f"it passes width {_spell(facts, width)} but stops after 32 lanes", "high"
+            elif broadcast is not None:
+                evidence = f"the result is broadcast with '{_spell(facts, broadcast)}' (line {broadcast.loc.line}), " \
+                           f"which reads lane 0 of the {target.wave_size}-lane wavefront"
+                confidence = "high"
+            elif wave_fn is not None:
+                evidence = f"the code numbers lanes by the wavefront ({_lane_expr_text(facts, wave_fn, {LANEW, WARPW})})"
+                confidence = "medium"
+            else:
+                continue  # 32-lane groups read at lanes 0 and 32: correct on wave64
+            edits: tuple[Edit, ...] = ()
+            if start_node is not None and start_node.kind == "int" and not start_node.macro and width is None:
+                edits = _replace(facts, start_node, "16", "warpSize / 2")
+            yield Match(place.loc, {"kind": kind, "call": call.op, "evidence": evidence,
+                                    "wave": str(target.wave_size)}, confidence=confidence, edits=edits)
+
+
+# --------------------------------------------------------------------------------------------------- W64-002
+
+def _wave_dependent_ops(fv: FileView, view: FunctionView) -> Node | None:
+    """A call whose result depends on all lanes of the wavefront: ballot, any/all, activemask, match."""
+    for v in [view, *fv.callees(view)]:
+        for call in v.calls(WAVE_WIDE):
+            return call
+    return None
+
+
+def lane_arith_32(facts: FileFacts, target: Target, params: dict[str, Any]) -> Iterator[Match]:
+    fv = file_view(facts)
+    for view in _device_views(fv):
+        group_nodes = [n for n in view.nodes() if n.kind == "binop" and n.op in ("%", "&", "/", ">>")
+                       and view.lane_class(n) in (LANE32, WARP32)]
+        if not group_nodes:
+            continue
+        wave_call = _wave_dependent_ops(fv, view)
+        mixed = _wave_organized([view])
+        if wave_call is not None:
+            reason = f"'{wave_call.op}' (line {wave_call.loc.line}) works on all {target.wave_size} lanes"
+            confidence = "high" if wave_call.op in MASK_PRODUCERS else "medium"
+        elif mixed is not None:
+            reason = f"the same code also numbers lanes by the wavefront " \
+                     f"({_lane_expr_text(facts, mixed, {LANEW, WARPW})})"
+            confidence = "medium"
+        else:
+            continue
+        for node in group_nodes:
+            yield Match(node.loc, {"expr": _spell(facts, node), "reason": reason, "wave": str(target.wave_size)},
+                        confidence=confidence)
+
+
+# --------------------------------------------------------------------------------------------------- W64-003
+
+def sync_mask_32(facts: FileFacts, target: Target, params: dict[str, Any]) -> Iterator[Match]:
+    fv = file_view(facts)
+    macros = {m.name: m for m in facts.macros}
+    for view in _device_views(fv):
+        for call in view.calls(SYNC_WITH_MASK):
+            if not call.children or call.children[0].kind == "default":
+                continue
+            mask = call.children[0]
+            inner = strip(mask)
+            if is_64bit(inner.type) or (inner.value is not None and inner.value >= 1 << 32):
+                continue
+            if inner.value is not None and inner.value == 0:
+                continue
+            edits: tuple[Edit, ...] = ()
+            text = _spell(facts, inner)
+            if inner.kind == "int" and inner.value == 0xFFFFFFFF:
+                what = f"the 32-bit literal mask {text}"
+                if not inner.macro:
+                    edits = _replace(facts, inner, text, "~0ull") if text.lower().startswith("0x") else ()
+                elif inner.macro in macros:
+                    edits = _macro_body_edit(facts, macros[inner.macro], "~0ull")
+            else:
+                what = f"'{text}' of 32-bit type {inner.type or 'unsigned int'}"
+            yield Match(mask.loc if mask.loc.line else call.loc, {"call": call.op, "what": what,
+                                                                  "wave": str(target.wave_size)}, edits=edits)
+
+
+def _macro_body_edit(facts: FileFacts, macro: Any, new: str) -> tuple[Edit, ...]:
+    """Rewrite an object-like macro whose whole body is one literal, when it is defined in this file."""
+    if macro.loc.path != facts.path or macro.params is not None or macro.value is None:
+        return ()
+    line = facts.lines[macro.loc.line - 1] if 0 < macro.loc.line <= len(facts.lines) else ""
+    start = line.find(macro.body, macro.loc.col - 1 + len(macro.name))
+    if start < 0:
+        return ()
+    return (Edit(macro.loc.line, start + 1, macro.loc.line, start + 1 + len(macro.body), new),)
+
+
+# --------------------------------------------------------------------------------------------------- W64-004
+
+_DECL_TYPE = re.compile(r"^\s*(?:const\s+)?(unsigned int|unsigned|uint32_t|int|uint)\s+(\w+)\s*=")
+
+
+def mask_truncated(facts: FileFacts, target: Target, params: dict[str, Any]) -> Iterator[Match]:
+    fv = file_view(facts)
+    for view in _device_views(fv):
+        for call in view.calls(MASK_PRODUCERS):
+            parent = view.parent(call)
+            if parent is None or parent.kind != "cast" or not is_32bit_int(parent.type):
+                continue
+            holder = view.parent(parent)
+            edits: tuple[Edit, ...] = ()
+            if holder is not None and holder.kind == "decl":
+                where = f"variable '{holder.op}' of type {holder.type}"
+                line = facts.lines[holder.loc.line - 1] if 0 < holder.loc.line <= len(facts.lines) else ""
+                m = _DECL_TYPE.match(line[holder.loc.col - 1:])
+                if m and parent.op == "implicit" and m.group(2) == holder.op:
+                    col = holder.loc.col + m.start(1)
+                    edits = (Edit(holder.loc.line, col, holder.loc.line, col + len(m.group(1)),
+                                  "unsigned long long"),)
+            elif holder is not None and holder.kind == "binop" and holder.op == "=":
+                where = f"'{_spell(facts, holder.children[0])}' of type {parent.type}"
+            elif parent.op != "implicit":
+                where = f"a cast to {parent.type}"
+            else:
+                where = f"a value of type {parent.type}"
+            yield Match(call.loc, {"call": call.op, "where": where, "wave": str(target.wave_size)}, edits=edits)
+
+
+# --------------------------------------------------------------------------------------------------- W64-005
+
+def _mask_valued(view: FunctionView, node: Node, depth: int = 0) -> bool:
+    node = strip(node)
+    if node.kind == "call" and node.op in MASK_PRODUCERS:
+        return True
+    if node.kind == "ref" and depth < 6:
+        return any(_mask_valued(view, d, depth + 1) for d in view.defs.get(node.ref, []))
+    if node.kind == "binop" and node.op in ("&", "|", "^", "&=", "|=") and depth < 6:
+        return any(_mask_valued(view, c, depth + 1) for c in node.children)
+    return False
+
+
+def mask_bitop_32(facts: FileFacts, target: Target, params: dict[str, Any]) -> Iterator[Match]:
+    fv = file_view(facts)
+    for view in _device_views(fv):
+        for call in view.calls(set(BIT_OPS_32)):
+            if not call.children:
+                continue
+            arg = call.children[0]
+            inner = strip(arg)
+            if not (is_64bit(inner.type) or _mask_valued(view, inner)):
+                continue
+            wide = BIT_OPS_32[call.op]
+            yield Match(call.loc, {"call": call.op, "wide": wide, "arg": _spell(facts, inner),
+                                   "wave": str(target.wave_size)}, edits=_replace(facts, call, call.op, wide))
+
+
+# --------------------------------------------------------------------------------------------------- W64-006
+
+def lane_shift_32(facts: FileFacts, target: Target, params: dict[str, Any]) -> Iterator[Match]:
+    fv = file_view(facts)
+    for view in _device_views(fv):
+        for node in view.nodes():
+            if node.kind != "binop" or node.op != "<<" or len(node.children) != 2:
+                continue
+            left, right = strip(node.children[0]), node.children[1]
+            if left.value is None or is_64bit(node.type) or is_64bit(left.type):
+                continue
+            if view.lane_class(right) not in (LANEW, TID):
+                continue
+            text = _text(facts, left.loc)
+            edits = _replace(facts, left, text, text.rstrip("uUlL") + "ull") if text and not left.macro else ()
+            yield Match(node.loc, {"expr": _spell(facts, node), "wave": str(target.wave_size)}, edits=edits)
+
+
+# --------------------------------------------------------------------------------------------------- W64-007
+
+def default_width_groups(facts: FileFacts, target: Target, params: dict[str, Any]) -> Iterator[Match]:
+    fv = file_view(facts)
+    for view in _device_views(fv):
+        consumers = _consumers(fv, view)
+        if not _group_organized(consumers) or _wave_organized(consumers):
+            continue
+        for call in view.calls(SHUFFLES):
+            if not _is_default_width(call):
+                continue
+            base = call.op.removesuffix("_sync")
+            if base == "__shfl_up" and _guarded_by_group_lane(view, call):
+                continue
+            if base not in ("__shfl", "__shfl_up"):
+                continue
+            yield Match(call.loc, {"call": call.op, "expr": _spell(facts, call), "wave": str(target.wave_size)},
+                        edits=_append_width(facts, call))
+
+
+def _guarded_by_group_lane(view: FunctionView, call: Node) -> bool:
+    """A scan step `if (lane >= offset) v += t` with a 32-lane id never reads across a group boundary."""
+    loop = next((a for a in view.ancestors(call) if a.kind == "for"), None)
+    scope = loop if loop is not None else view.fn.body
+    return scope is not None and any(n.kind == "binop" and n.op in (">=", ">", "<") and n.children
+                                     and view.lane_class(n.children[0]) == LANE32 for n in scope.walk())
+
+
+def _append_width(facts: FileFacts, call: Node) -> tuple[Edit, ...]:
+    loc = call.loc
+    if loc.end_line != loc.line or not 0 < loc.line <= len(facts.lines):
+        return ()
+    line = facts.lines[loc.line - 1]
+    close = loc.end_col - 2   # 0-based index of the call's ')'
+    if 0 <= close < len(line) and line[close] == ")":
+        return (Edit(loc.line, close + 1, loc.line, close + 1, ", 32"),)
+    return ()
+
+
+# --------------------------------------------------------------------------------------------------- W64-008
+
+def per_warp_array_32(facts: FileFacts, target: Target, params: dict[str, Any]) -> Iterator[Match]:
+    fv = file_view(facts)
+    for view in _device_views(fv):
+        shared_decls = {n.ref: n for n in view.nodes() if n.kind == "decl" and n.macro == "shared"}
+        for acc in (a for a in facts.shared_accesses if a.function == view.fn.usr and a.ref in shared_decls):
+            if not acc.indices or view.lane_class(acc.indices[0]) != WARPW:
+                continue
+            decl = shared_decls[acc.ref]
+            sized_by_32 = re.search(r"/\s*32\b|>>\s*5\b|\[32\]", decl.type) is not None
+            bounds = [n for n in view.nodes() if n.kind == "binop" and n.op in ("/", ">>") and len(n.children) == 2
+                      and view.const(n.children[1]) == {"/": 32, ">>": 5}[n.op]
+                      and view.lane_class(n.children[0]) is None and not view.depends_on_thread(n.children[0])]
+            if not sized_by_32 and not bounds:
+                continue
+            sized = f"'{decl.op}' is sized {decl.type.split('[', 1)[-1].join('[]') if '[' in decl.type else ''}"
+            detail = sized if sized_by_32 else f"partials are counted with '{_spell(facts, bounds[0])}' " \
+                                                f"(line {bounds[0].loc.line})"
+            yield Match(acc.loc, {"array": acc.array, "index": _spell(facts, acc.indices[0]), "detail": detail,
+                                  "wave": str(target.wave_size)})
+            for b in bounds:
+                yield Match(b.loc, {"array": acc.array, "index": _spell(facts, acc.indices[0]),
+                                    "detail": f"'{_spell(facts, b)}' counts 32-lane warps",
+                                    "wave": str(target.wave_size)}, confidence="medium")
+
+
+# --------------------------------------------------------------------------------------------------- W64-009
+
+def _kernel_needs_wave(fv: FileView, name: str) -> Node | None:
+    """The first operation in kernel `name` (or its callees) that sees the whole wavefront."""
+    for kernel in fv.kernel_by_name(name):
+        for v in [kernel, *fv.callees(kernel)]:
+            for call in v.calls(SHUFFLES | WAVE_WIDE):
+                base = call.op.removesuffix("_sync")
+                if call.op in WAVE_WIDE or (base in ("__shfl", "__shfl_up") and _is_default_width(call)):
+                    return call
+            for loop in (n for n in v.nodes() if n.kind == "for"):
+                parts = _loop_parts(v, loop)
+                if parts and parts[1] in (W_HALF, W):
+                    return loop
+    return None
+
+
+def host_launch_32(facts: FileFacts, target: Target, params: dict[str, Any]) -> Iterator[Match]:
+    fv = file_view(facts)
+    for launch in facts.launches:
+        dims = launch.block_dims
+        if dims is None or dims[0] != 32 or dims[1] * dims[2] < 2:
+            continue
+        op = _kernel_needs_wave(fv, launch.kernel)
+        if op is None:
+            continue
+        yield Match(launch.block.loc if launch.block is not None and launch.block.loc.line else launch.loc,
+                    {"what": f"block ({dims[0]}, {dims[1]}, {dims[2]}) makes each row of 32 threads a warp, but "
+                             f"'{launch.kernel}' uses {op.op or 'a warpSize-wide loop'} (line {op.loc.line}), which "
+                             f"spans two rows in one {target.wave_size}-lane wavefront",
+                     "wave": str(target.wave_size)}, confidence="high")
+    warpish = re.compile(params.get("name_pattern", r"(?i)warp|wave|lane"))
+    for view in (v for v in fv.views if v.fn.kind in ("host", "host_device")):
+        for node in view.nodes():
+            if node.kind != "binop" or node.op not in ("/", "*", ">>") or len(node.children) != 2:
+                continue
+            if view.const(node.children[1]) != {"/": 32, "*": 32, ">>": 5}[node.op]:
+                continue
+            left = strip(node.children[0])
+            names = [n.op for n in node.walk() if n.kind == "ref"]
+            parent = view.parent(node)
+            while parent is not None and parent.kind in ("cast", "binop") and parent.kind != "decl":
+                nxt = view.parent(parent)
+                if nxt is None:
+                    break
+                parent = nxt
+            if parent is not None and parent.kind == "decl":
+                names.append(parent.op)
+            ceil_div = left.kind == "binop" and left.op == "+" and view.const(left.children[1]) == 31
+            if not (any(warpish.search(n) for n in names) or (ceil_div and node.op == "/"
+                                                             and any(warpish.search(n) for n in names))):
+                continue
+            yield Match(node.loc, {"what": f"'{_spell(facts, node)}' counts warps of 32 threads",
+                                   "wave": str(target.wave_size)}, confidence="medium")
+
+
+# --------------------------------------------------------------------------------------------------- W64-010
+
+_NOT_CONSTANT = re.compile(r"variable length array|constant expression|not an integral constant|"
+                           r"non-type template argument|constexpr")
+
+
+def warpsize_constant(facts: FileFacts, target: Target, params: dict[str, Any]) -> Iterator[Match]:
+    """Clang itself decides what needs a constant: report its constant-expression diagnostics that fall on a
+    use of warpSize (spelled directly or through a macro whose body mentions it)."""
+    via_macro = {m.name for m in facts.macros if re.search(r"\bwarpSize\b", m.body)}
+    seen: set[tuple[int, int]] = set()
+    for d in facts.diagnostics:
+        if not _NOT_CONSTANT.search(d.message) or not 0 < d.loc.line <= len(facts.lines):
+            continue
+        code = _code(facts.lines[d.loc.line - 1])
+        names = "|".join(["warpSize", *sorted(via_macro)])
+        spots = [m for m in re.finditer(rf"\b(?:{names})\b", code)]
+        if not spots:
+            continue
+        spot = min(spots, key=lambda m: abs(m.start() + 1 - d.loc.col))
+        key = (d.loc.line, spot.start() + 1)
+        if key in seen:
+            continue
+        seen.add(key)
+        yield Match(Loc(facts.path, d.loc.line, spot.start() + 1, d.loc.line, spot.end() + 1),
+                    {"use": d.message.split(";")[0], "wave": str(target.wave_size)})
+
+
+def _code(line: str) -> str:
+    """A line without its // comment (good enough for token searches)."""
+    return line.split("//", 1)[0]
+
+
+# --------------------------------------------------------------------------------------------------- W64-011
+
+def wavefront_macro_host(facts: FileFacts, target: Target, params: dict[str, Any]) -> Iterator[Match]:
+    device_ranges = [(f.loc.line, f.loc.end_line) for f in facts.functions if f.kind in ("kernel", "device")]
+    in_block_comment = False
+    for i, line in enumerate(facts.lines, 1):
+        code = line
+        if in_block_comment:
+            end = code.find("*/")
+            if end < 0:
+                continue
+            code, in_block_comment = code[end + 2:], False
+        code = re.sub(r"/\*.*?\*/", "", _code(code))
+        if "/*" in code:
+            code, in_block_comment = code.split("/*", 1)[0], True
+        for m in re.finditer(r"\b__AMDGCN_WAVEFRONT_SIZE\b", code):
+            if any(a <= i <= b for a, b in device_ranges):
+                continue
+            yield Match(Loc(facts.path, i, m.start() + 1, i, m.end() + 1), {"wave": str(target.wave_size)})

@@ -1,0 +1,96 @@
+"""A process pool for per-file work that survives its workers: a file that crashes libclang or runs past the
+time limit is reported for that file, its worker is replaced, and every other file is still processed."""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import time
+from dataclasses import dataclass
+from multiprocessing.connection import Connection, wait
+from typing import Any, Callable, Iterable, Iterator
+
+
+@dataclass(frozen=True)
+class Failure:
+    """What the pool reports for an item whose worker died or timed out."""
+
+    item: Any
+    reason: str
+
+
+def _worker(conn: Connection, fn: Callable[[Any], Any]) -> None:
+    while True:
+        try:
+            item = conn.recv()
+        except EOFError:
+            return
+        if item is None:
+            return
+        conn.send(fn(item))
+
+
+class _Slot:
+    def __init__(self, ctx: Any, fn: Callable[[Any], Any]) -> None:
+        self.conn, child = ctx.Pipe()
+        self.proc = ctx.Process(target=_worker, args=(child, fn), daemon=True)
+        self.proc.start()
+        child.close()
+        self.item: Any = None
+        self.started = 0.0
+
+    def stop(self) -> None:
+        if self.proc.is_alive():
+            self.proc.kill()
+        self.proc.join(timeout=5)
+        self.conn.close()
+
+
+def imap(fn: Callable[[Any], Any], items: Iterable[Any], jobs: int, timeout: float) -> Iterator[Any]:
+    """Yield fn(item) for every item (in completion order) or a Failure; fn must be a module-level function."""
+    ctx = mp.get_context("fork")
+    pending = list(items)
+    pending.reverse()
+    slots = [_Slot(ctx, fn) for _ in range(max(1, min(jobs, len(pending))))]
+    busy: dict[Connection, _Slot] = {}
+    try:
+        while pending or busy:
+            for slot in slots:
+                if slot.item is None and pending:
+                    slot.item, slot.started = pending.pop(), time.monotonic()
+                    slot.conn.send(slot.item)
+                    busy[slot.conn] = slot
+            now = time.monotonic()
+            deadline = min(s.started + timeout for s in busy.values())
+            ready = wait(list(busy), timeout=max(0.0, deadline - now))
+            for conn in ready:
+                slot = busy.pop(conn)  # type: ignore[arg-type]
+                try:
+                    result = conn.recv()  # type: ignore[union-attr]
+                except (EOFError, OSError):
+                    code = slot.proc.exitcode
+                    slot.proc.join(timeout=5)
+                    code = slot.proc.exitcode if code is None else code
+                    yield Failure(slot.item, f"the analyzer process crashed (exit code {code})")
+                    _replace(slots, slot, ctx, fn)
+                    continue
+                slot.item = None
+                yield result
+            now = time.monotonic()
+            for conn, slot in list(busy.items()):
+                if now - slot.started >= timeout:
+                    busy.pop(conn)
+                    yield Failure(slot.item, f"timed out after {timeout:g} s (per-file limit, see --timeout)")
+                    _replace(slots, slot, ctx, fn)
+    finally:
+        for slot in slots:
+            try:
+                slot.conn.send(None)
+            except (OSError, ValueError):
+                pass
+            slot.proc.join(timeout=1)
+            slot.stop()
+
+
+def _replace(slots: list[_Slot], slot: _Slot, ctx: Any, fn: Callable[[Any], Any]) -> None:
+    slot.stop()
+    slots[slots.index(slot)] = _Slot(ctx, fn)

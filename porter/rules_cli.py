@@ -1,0 +1,37 @@
+"""`porter rules [ID]`: list the rules, or print one rule's documentation."""
+
+from __future__ import annotations
+
+import textwrap
+
+import click
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("rule_id", required=False)
+def rules(rule_id: str | None) -> None:
+    """List porter's rules, or explain rule RULE_ID (what it finds, why it is wrong on gfx942, the fix,
+    a bad and a good example)."""
+    from porter.ruleset import load_rules, rule_by_id
+
+    if rule_id is None:
+        for r in load_rules():
+            click.echo(f"{r.id:<9} {r.severity:<8} {r.category:<7} {r.title}")
+        return
+    rule = rule_by_id(rule_id.upper())
+    if rule is None:
+        known = ", ".join(r.id for r in load_rules())
+        raise click.UsageError(f"unknown rule '{rule_id}' (known: {known})")
+    click.echo(doc(rule))
+
+
+def doc(rule) -> str:  # type: ignore[no-untyped-def]
+    """The rule's documentation, in fixed sections."""
+    parts = [f"{rule.id}: {rule.title}", f"category: {rule.category}   severity: {rule.severity}   "
+             f"confidence: {rule.confidence}", "", "What it finds and why it is wrong on gfx942", "",
+             textwrap.fill(" ".join(rule.why.split()), 100), "", "Fix", "", textwrap.fill(" ".join(rule.fix.split()), 100),
+             "", "Bad", "", textwrap.indent(rule.bad.strip("\n"), "    "), "", "Good", "",
+             textwrap.indent(rule.good.strip("\n"), "    ")]
+    if rule.references:
+        parts += ["", "References", ""] + [f"  - {r}" for r in rule.references]
+    return "\n".join(parts)

@@ -1,0 +1,103 @@
+"""Rules as data: one TOML file per rule in rules/, run through named Python matchers in porter/matchers."""
+
+from __future__ import annotations
+
+import importlib
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from porter.facts import FileFacts
+from porter.findings import CONFIDENCES, SEVERITIES, Finding, Match
+from porter.resources import data_dir
+from porter.targets import Target
+
+REQUIRED = ("id", "title", "category", "severity", "confidence", "matcher", "message", "why", "fix", "bad", "good")
+CATEGORIES = ("wave64", "lds")
+
+Matcher = Callable[[FileFacts, Target, dict[str, Any]], Iterable[Match]]
+
+
+class RuleError(Exception):
+    """A rule file is malformed; names the file and the problem."""
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    title: str
+    category: str
+    severity: str
+    confidence: str
+    matcher: str
+    params: dict[str, Any]
+    message: str
+    why: str
+    fix: str
+    bad: str
+    good: str
+    references: tuple[str, ...]
+    path: str
+
+    def matcher_fn(self) -> Matcher:
+        module, _, name = self.matcher.partition(":")
+        mod = importlib.import_module(f"porter.matchers.{module}")
+        fn = getattr(mod, name, None)
+        if fn is None:
+            raise RuleError(f"{self.path}: matcher '{self.matcher}' does not exist")
+        return fn
+
+
+def _load(path: Path) -> Rule:
+    try:
+        data = tomllib.loads(path.read_text())
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise RuleError(f"{path}: {exc}") from exc
+    missing = [k for k in REQUIRED if k not in data]
+    if missing:
+        raise RuleError(f"{path}: missing keys {', '.join(missing)}")
+    if data["severity"] not in SEVERITIES or data["confidence"] not in CONFIDENCES:
+        raise RuleError(f"{path}: severity must be one of {SEVERITIES}, confidence one of {CONFIDENCES}")
+    if data["category"] not in CATEGORIES:
+        raise RuleError(f"{path}: category must be one of {CATEGORIES}")
+    if path.stem != data["id"]:
+        raise RuleError(f"{path}: file name must be the rule id ({data['id']}.toml)")
+    return Rule(id=data["id"], title=data["title"], category=data["category"], severity=data["severity"],
+                confidence=data["confidence"], matcher=data["matcher"], params=data.get("params", {}),
+                message=data["message"], why=data["why"].strip(), fix=data["fix"].strip(), bad=data["bad"],
+                good=data["good"], references=tuple(data.get("references", ())), path=str(path))
+
+
+@cache
+def load_rules() -> tuple[Rule, ...]:
+    return tuple(_load(p) for p in sorted(data_dir("rules").glob("*.toml")))
+
+
+def rule_by_id(rule_id: str) -> Rule | None:
+    return next((r for r in load_rules() if r.id == rule_id), None)
+
+
+def select_rules(select: Iterable[str] = (), ignore: Iterable[str] = ()) -> list[Rule]:
+    """Rules whose id starts with one of `select` (all when empty) and with none of `ignore`."""
+    sel, ign = tuple(select), tuple(ignore)
+    return [r for r in load_rules() if (not sel or r.id.startswith(sel)) and not (ign and r.id.startswith(ign))]
+
+
+def run_rules(facts: FileFacts, target: Target, rules: Iterable[Rule]) -> list[Finding]:
+    findings: dict[tuple, Finding] = {}
+    for rule in rules:
+        for m in rule.matcher_fn()(facts, target, rule.params):
+            try:
+                message = rule.message.format(**m.args)
+            except (KeyError, IndexError) as exc:
+                raise RuleError(f"{rule.path}: message needs {exc} which matcher {rule.matcher} did not give") from exc
+            fix = m.suggestion or rule.fix.splitlines()[0]
+            f = Finding(rule_id=rule.id, category=rule.category, severity=m.severity or rule.severity,
+                        confidence=m.confidence or rule.confidence, path=facts.path, line=m.loc.line,
+                        col=m.loc.col, end_line=m.loc.end_line or m.loc.line, end_col=m.loc.end_col or m.loc.col,
+                        message=message, fix=fix, edits=m.edits)
+            # template patterns and their instantiations report the same place once
+            findings.setdefault((rule.id, f.line, f.col), f)
+    return sorted(findings.values(), key=Finding.sort_key)
