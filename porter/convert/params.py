@@ -7,6 +7,7 @@ deliberately no free-form string kind.
 
 from __future__ import annotations
 
+import builtins
 import keyword
 import math
 import re
@@ -20,13 +21,25 @@ DTYPES: dict[str, str] = {"float16": "f16", "bfloat16": "bf16", "float32": "f32"
 
 PARAM_KINDS = ("identifier", "int", "float", "enum", "bool", "dtype")
 
+# Top-level names of the generated modules (imports, harness, per-family constants and helpers). A kernel
+# name equal to one of them, or whose factory `<name>_kernel` is one, would silently shadow it.
+# tests/test_render_safety.py keeps this list in step with the templates.
+MODULE_NAMES = frozenset("""
+    T torch tilelang argparse math re statistics sys annotations
+    TARGET CONFIG_NAMES CONFIGS TOLERANCES TORCH_DTYPES TEST_SHAPES LOWER_SHAPE BENCH_SHAPE
+    DTYPE C_DTYPE OUT_DTYPE ACCUM_DTYPE LAYOUT OP EPS SCALE ACTIVATION ORDER HEAD_DIM CAUSAL LOG2E
+    current_target config_for build_prim_func lower lower_source shared_memory_bytes compare check bench main
+    reference make_case run_kernel torch_baseline work _op _epilogue _TVM_TARGETS _DTYPE_BYTES
+""".split())
+
 
 class ParamError(ValueError):
     """A parameter or source-info value was refused; the message says which and why."""
 
 
 def check_identifier(name: str, value: Any) -> str:
-    if not isinstance(value, str) or not IDENT_RE.match(value):
+    # fullmatch: `$` alone would accept a trailing newline
+    if not isinstance(value, str) or not IDENT_RE.fullmatch(value):
         raise ParamError(f"parameter '{name}': {value!r} is not a Python identifier "
                          f"(allowed: ^[A-Za-z_][A-Za-z0-9_]{{0,63}}$)")
     if keyword.iskeyword(value) or keyword.issoftkeyword(value):
@@ -44,7 +57,12 @@ def check_dtype(name: str, value: Any, allowed: list[str] | None = None) -> str:
 def _check_one(name: str, spec: dict[str, Any], value: Any, family_dtypes: list[str]) -> Any:
     kind = spec["kind"]
     if kind == "identifier":
-        return check_identifier(name, value)
+        check_identifier(name, value)
+        for taken in (value, f"{value}_kernel"):
+            if taken in MODULE_NAMES or hasattr(builtins, taken):
+                raise ParamError(f"parameter '{name}': {value!r} would make the generated module define "
+                                 f"{taken!r}, which it already uses; choose another name")
+        return value
     if kind == "dtype":
         return check_dtype(name, value, spec.get("values", family_dtypes))
     if kind == "bool":
