@@ -113,6 +113,25 @@ def _half_wave_shuffles(view: FunctionView) -> Iterator[tuple[Node, Node, Node |
             yield call, offset, None, "reduction"
 
 
+def _broadcast_of(view: FunctionView, consumers: list[FunctionView], call: Node) -> Node | None:
+    """A default-width `__shfl(x, 0)` after the reduction whose x is the reduced value: the variable itself in
+    the same function, or a variable a caller defined from this helper's result."""
+    value = shuffle_parts(call)[0]
+    reduced = strip(value).ref if value is not None else ""
+    for v in consumers:
+        for b in v.calls({"__shfl", "__shfl_sync"}):
+            src = shuffle_parts(b)
+            if not _is_default_width(b) or src[1] is None or v.const(src[1]) != 0 or src[0] is None:
+                continue
+            arg = strip(src[0])
+            if v is view and b.loc.line >= call.loc.line and arg.kind == "ref" and arg.ref == reduced:
+                return b
+            if v is not view and arg.kind == "ref" and any(
+                    n.kind == "call" and n.op == view.fn.name for d in v.defs.get(arg.ref, []) for n in d.walk()):
+                return b
+    return None
+
+
 def _consumers(fv: FileView, view: FunctionView) -> list[FunctionView]:
     """The function itself and, for a device helper, the functions that call it."""
     out = [view]
@@ -152,12 +171,10 @@ def shuffle_half_wave(facts: FileFacts, target: Target, params: dict[str, Any]) 
             width = shuffle_parts(call)[2]
             width_value = view.const(width) if width is not None else None
             consumers = _consumers(fv, view)
-            broadcast = next((b for v in consumers for b in v.calls({"__shfl", "__shfl_sync"})
-                              if _is_default_width(b) and v.const(shuffle_parts(b)[1] or b) == 0
-                              and b.loc.line >= call.loc.line), None)
+            broadcast = _broadcast_of(view, consumers, call)
             wave_fn = _wave_organized(consumers)
             if width_value in (64, W):
-                evidence, confidence = f"it passes width {_spell(facts, width)} but stops after 32 lanes", "high"
+                evidence, confidence = f"it passes width {_spell(facts, width)}", "high"
             elif broadcast is not None:
                 evidence = f"the result is broadcast with '{_spell(facts, broadcast)}' (line {broadcast.loc.line}), " \
                            f"which reads lane 0 of the {target.wave_size}-lane wavefront"
@@ -192,7 +209,8 @@ def lane_arith_32(facts: FileFacts, target: Target, params: dict[str, Any]) -> I
         if not group_nodes:
             continue
         wave_call = _wave_dependent_ops(fv, view)
-        mixed = _wave_organized([view])
+        shuffles = any(True for v in [view, *fv.callees(view)] for _ in v.calls(SHUFFLES))
+        mixed = _wave_organized([view]) if shuffles else None
         if wave_call is not None:
             reason = f"'{wave_call.op}' (line {wave_call.loc.line}) works on all {target.wave_size} lanes"
             confidence = "high" if wave_call.op in MASK_PRODUCERS else "medium"
@@ -260,6 +278,8 @@ def mask_truncated(facts: FileFacts, target: Target, params: dict[str, Any]) -> 
             if parent is None or parent.kind != "cast" or not is_32bit_int(parent.type):
                 continue
             holder = view.parent(parent)
+            if holder is not None and holder.kind == "call" and holder.op in BIT_OPS_32:
+                continue  # W64-005 reports the 32-bit bit operation itself
             edits: tuple[Edit, ...] = ()
             if holder is not None and holder.kind == "decl":
                 where = f"variable '{holder.op}' of type {holder.type}"
@@ -286,6 +306,9 @@ def _mask_valued(view: FunctionView, node: Node, depth: int = 0) -> bool:
         return True
     if node.kind == "ref" and depth < 6:
         return any(_mask_valued(view, d, depth + 1) for d in view.defs.get(node.ref, []))
+    if node.kind == "binop" and node.op in ("&", "&=") and any(
+            isinstance(c := view.const(k), int) and 0 <= c < 1 << 32 for k in node.children):
+        return False  # deliberately keeps lanes 0-31 only
     if node.kind == "binop" and node.op in ("&", "|", "^", "&=", "|=") and depth < 6:
         return any(_mask_valued(view, c, depth + 1) for c in node.children)
     return False
@@ -373,13 +396,14 @@ def per_warp_array_32(facts: FileFacts, target: Target, params: dict[str, Any]) 
             if not acc.indices or view.lane_class(acc.indices[0]) != WARPW:
                 continue
             decl = shared_decls[acc.ref]
-            sized_by_32 = re.search(r"/\s*32\b|>>\s*5\b|\[32\]", decl.type) is not None
+            extent = _bracket_text(facts, decl)
+            sized_by_32 = re.search(r"/\s*32\b|>>\s*5\b", extent) is not None
             bounds = [n for n in view.nodes() if n.kind == "binop" and n.op in ("/", ">>") and len(n.children) == 2
                       and view.const(n.children[1]) == {"/": 32, ">>": 5}[n.op]
                       and view.lane_class(n.children[0]) is None and not view.depends_on_thread(n.children[0])]
             if not sized_by_32 and not bounds:
                 continue
-            sized = f"'{decl.op}' is sized {decl.type.split('[', 1)[-1].join('[]') if '[' in decl.type else ''}"
+            sized = f"'{decl.op}' is sized [{extent.strip()}] for 32-lane warps"
             detail = sized if sized_by_32 else f"partials are counted with '{_spell(facts, bounds[0])}' " \
                                                 f"(line {bounds[0].loc.line})"
             yield Match(acc.loc, {"array": acc.array, "index": _spell(facts, acc.indices[0]), "detail": detail,
@@ -388,6 +412,16 @@ def per_warp_array_32(facts: FileFacts, target: Target, params: dict[str, Any]) 
                 yield Match(b.loc, {"array": acc.array, "index": _spell(facts, acc.indices[0]),
                                     "detail": f"'{_spell(facts, b)}' counts 32-lane warps",
                                     "wave": str(target.wave_size)}, confidence="medium")
+
+
+def _bracket_text(facts: FileFacts, decl: Node) -> str:
+    """The array bound as written in the declaration, with integer macros replaced by their values."""
+    line = facts.lines[decl.loc.line - 1] if 0 < decl.loc.line <= len(facts.lines) else ""
+    m = re.search(r"\[([^\]]*)\]", line[decl.loc.col - 1:])
+    if not m:
+        return ""
+    values = {mac.name: str(mac.value) for mac in facts.macros if mac.value is not None}
+    return re.sub(r"\b[A-Za-z_]\w*\b", lambda t: values.get(t.group(0), t.group(0)), m.group(1))
 
 
 # --------------------------------------------------------------------------------------------------- W64-009

@@ -1,0 +1,76 @@
+// Code organized as 32-lane groups ("warps" of 32) running on 64-lane wavefronts.
+#include <hip/hip_runtime.h>
+#include <hip/hip_cooperative_groups.h>
+
+namespace cg = cooperative_groups;
+
+constexpr int kWarp = 32;
+
+// Bug: each 32-lane group counts its votes at its lane 0, but __ballot sees the whole 64-lane wavefront,
+// so both groups of a wavefront store the count of all 64 lanes.
+__global__ void count_positive(const float* x, int* counts) {
+  // expect: W64-002
+  int lane = threadIdx.x & 31;
+  float v = x[blockIdx.x * blockDim.x + threadIdx.x];
+  unsigned long long votes = __ballot(v > 0.0f);
+  if (lane == 0) {
+    // expect: W64-002
+    counts[blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5)] = __popcll(votes);
+  }
+}
+
+// Bug: 32-lane ids next to wavefront-wide warp ids: lanes 0 and 32 both write the same slot.
+__global__ void mixed_ids(const float* x, float* partial) {
+  // expect: W64-002
+  int lane = threadIdx.x % kWarp;
+  int warp = threadIdx.x / warpSize;
+  float v = x[blockIdx.x * blockDim.x + threadIdx.x];
+  for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_down(v, o);
+  if (lane == 0) partial[blockIdx.x * 16 + warp] = v;
+}
+
+// Bug: a broadcast and a scan total read lane 0 / lane 31 of the wavefront, not of the 32-lane group.
+__global__ void group_scan_total(const int* in, int* out, int* totals) {
+  int lane = threadIdx.x % 32;
+  int group = threadIdx.x / 32;
+  int v = in[blockIdx.x * blockDim.x + threadIdx.x];
+  for (int o = 1; o < 32; o <<= 1) {
+    int t = __shfl_up(v, o);
+    if (lane >= o) v += t;
+  }
+  // expect: W64-007
+  int total = __shfl(v, 31);
+  // expect: W64-007
+  int base = __shfl(in[blockIdx.x], 0);
+  out[blockIdx.x * blockDim.x + threadIdx.x] = v + base;
+  if (lane == 0) totals[blockIdx.x * 8 + group] = total;
+}
+
+// Correct: the same with width 32 on every shuffle.
+__global__ void group_scan_total_fixed(const int* in, int* out, int* totals) {
+  // ok: W64-002
+  int lane = threadIdx.x % 32;
+  // ok: W64-002
+  int group = threadIdx.x / 32;
+  int v = in[blockIdx.x * blockDim.x + threadIdx.x];
+  for (int o = 1; o < 32; o <<= 1) {
+    int t = __shfl_up(v, o, 32);
+    if (lane >= o) v += t;
+  }
+  // ok: W64-007
+  int total = __shfl(v, 31, 32);
+  out[blockIdx.x * blockDim.x + threadIdx.x] = v;
+  if (lane == 0) totals[blockIdx.x * 8 + group] = total;
+}
+
+// Correct: cooperative-groups tiles of 32 carry their width.
+__global__ void tile_reduce(const float* x, float* out) {
+  cg::thread_block block = cg::this_thread_block();
+  cg::thread_block_tile<32> tile = cg::tiled_partition<32>(block);
+  float v = x[block.thread_rank()];
+  // ok: W64-001
+  for (int o = 16; o > 0; o /= 2) v += tile.shfl_down(v, o);
+  // ok: W64-007
+  v = tile.shfl(v, 0);
+  if (tile.thread_rank() == 0) out[tile.meta_group_rank()] = v;
+}

@@ -1,0 +1,41 @@
+// Host-side launch math and compile-time uses of the warp width.
+#include <hip/hip_runtime.h>
+
+// Each row of the block is meant to be one warp: the vote spans two rows of a 64-lane wavefront.
+__global__ void row_any_negative(const float* x, int* flags, int cols) {
+  int row = blockIdx.x * blockDim.y + threadIdx.y;
+  int neg = x[row * cols + threadIdx.x] < 0.0f;
+  if (__any(neg) && threadIdx.x == 0) flags[row] = 1;
+}
+
+__global__ void row_scale(float* x, int cols) {
+  int row = blockIdx.x * blockDim.y + threadIdx.y;
+  x[row * cols + threadIdx.x] *= 2.0f;
+}
+
+__global__ void per_lane_scratch(float* out) {
+  // expect: W64-010
+  __shared__ float scratch[warpSize];
+  // ok: W64-010
+  int w = warpSize;
+  scratch[threadIdx.x % w] = 1.0f;
+  out[threadIdx.x] = scratch[threadIdx.x % w];
+}
+
+void launch_rows(const float* x, float* y, int* flags, int rows, int n) {
+  dim3 block(32, 8);
+  // expect: W64-009
+  hipLaunchKernelGGL(row_any_negative, dim3(rows / 8), dim3(32, 8), 0, 0, x, flags, 32);
+  // ok: W64-009
+  row_scale<<<rows / 8, block>>>(y, 32);
+  // expect: W64-009
+  int warps = (n + 31) / 32;
+  // ok: W64-009
+  int tiles = (n + 31) / 32;
+  // expect: W64-011
+  int threads = 4 * __AMDGCN_WAVEFRONT_SIZE;
+  row_scale<<<warps + tiles, threads>>>(y, 32);
+}
+
+// ok: W64-011
+__device__ int wave_width() { return __AMDGCN_WAVEFRONT_SIZE; }

@@ -1,0 +1,81 @@
+// Lane masks after hipify: CUDA's 32-bit masks meet gfx942's 64-bit ones.
+#include <hip/hip_runtime.h>
+#include <cstdint>
+
+#define FULL_MASK 0xffffffff
+
+__device__ float reduce_sync(float v) {
+  for (int o = warpSize / 2; o > 0; o /= 2) {
+    // expect: W64-003
+    v += __shfl_down_sync(0xffffffff, v, o);
+  }
+  return v;
+}
+
+__device__ float reduce_sync_macro(float v) {
+  for (int o = warpSize / 2; o > 0; o /= 2) {
+    // expect: W64-003
+    v += __shfl_xor_sync(FULL_MASK, v, o);
+  }
+  return v;
+}
+
+__device__ float reduce_sync_var(float v) {
+  unsigned mask = 0xffffffffu;
+  for (int o = warpSize / 2; o > 0; o /= 2) {
+    // expect: W64-003
+    v += __shfl_down_sync(mask, v, o);
+  }
+  return v;
+}
+
+__device__ float reduce_sync_ok(float v) {
+  const uint64_t all = __activemask();
+  for (int o = warpSize / 2; o > 0; o /= 2) {
+    // ok: W64-003
+    v += __shfl_down_sync(~0ull, v, o);
+    // ok: W64-003
+    v += __shfl_down_sync(all, v, o);
+  }
+  return v;
+}
+
+__global__ void vote_counts(const float* x, int* counts, int* first) {
+  int lane = threadIdx.x % warpSize;
+  float v = x[blockIdx.x * blockDim.x + threadIdx.x];
+  // expect: W64-004
+  unsigned positive = __ballot(v > 0.0f);
+  // expect: W64-004
+  uint32_t active = __activemask();
+  // ok: W64-004
+  unsigned long long negative = __ballot(v < 0.0f);
+  // ok: W64-004
+  auto zero = __ballot(v == 0.0f);
+  if (lane == 0) {
+    // expect: W64-005
+    counts[0] = __popc(negative);
+    // expect: W64-005
+    counts[1] = __popc(__ballot(v > 1.0f));
+    // ok: W64-005
+    counts[2] = __popcll(zero);
+    // expect: W64-005
+    first[blockIdx.x] = __ffs(positive) - 1;
+    // ok: W64-005
+    counts[3] = __popc(positive & 0xffu) + (int)active;
+  }
+  // ok: W64-005
+  counts[4] = __popc((unsigned)threadIdx.x);
+}
+
+__global__ void lane_bits(unsigned long long* bits, unsigned* small) {
+  // expect: W64-006
+  unsigned long long mine = 1 << __lane_id();
+  // expect: W64-006
+  unsigned long long also = 1u << (threadIdx.x % warpSize);
+  // ok: W64-006
+  unsigned long long fixed = 1ull << __lane_id();
+  // ok: W64-006
+  unsigned in_group = 1u << (threadIdx.x & 31);
+  bits[threadIdx.x] = mine | also | fixed;
+  small[threadIdx.x] = in_group;
+}
