@@ -9,11 +9,21 @@ import click
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("rule_id", required=False)
-def rules(rule_id: str | None) -> None:
+@click.option("--table", is_flag=True, help="Print the rule list as a Markdown table (as in README.md).")
+def rules(rule_id: str | None, table: bool) -> None:
     """List porter's rules, or explain rule RULE_ID (what it finds, why it is wrong on gfx942, the fix,
-    a bad and a good example)."""
+    a bad and a good example).
+
+    \b
+    Examples:
+      porter rules              # one line per rule
+      porter rules W64-003      # the full documentation of one rule
+    """
     from porter.ruleset import load_rules, rule_by_id
 
+    if table:
+        click.echo(markdown_table(load_rules()), nl=False)
+        return
     if rule_id is None:
         for r in load_rules():
             click.echo(f"{r.id:<9} {r.severity:<8} {r.category:<7} {r.title}")
@@ -35,3 +45,9 @@ def doc(rule) -> str:  # type: ignore[no-untyped-def]
     if rule.references:
         parts += ["", "References", ""] + [f"  - {r}" for r in rule.references]
     return "\n".join(parts)
+
+
+def markdown_table(rules) -> str:  # type: ignore[no-untyped-def]
+    lines = ["| id | category | severity | title |", "|---|---|---|---|"]
+    lines += [f"| {r.id} | {r.category} | {r.severity} | {r.title} |" for r in rules]
+    return "\n".join(lines) + "\n"
