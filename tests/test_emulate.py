@@ -173,3 +173,10 @@ def test_rewrites_keep_lines_and_skip_comments() -> None:
     assert "static thread_local float* const smem = reinterpret_cast<float*>(::porter::dyn_shared());" in out
     assert kernel_param_names("template <int B> __global__ void __launch_bounds__(B) k(const float* __restrict__ a,"
                               " int n, float c[]) {}", "k<128>") == ["a", "n", "c"]
+
+
+def test_spinning_kernel_times_out_with_the_running_thread() -> None:
+    from porter.emulate import KernelTimeout
+
+    with pytest.raises(KernelTimeout, match=r"thread \(0,0,0\) \(wavefront 0, lane 0\)"):
+        run_kernel(DATA / "spin_wait.hip", "spin", 1, 64, [np.zeros(1, np.int32)], timeout=1.5)
