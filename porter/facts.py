@@ -28,8 +28,11 @@ NO_LOC = Loc("", 0, 0)
 class Node:
     """One node of a function body, a libclang-free mirror of the clang AST.
 
-    kind: int, float, ref, member, call, index, binop, unop, cond, cast, paren, decl, for, while, do, if,
-          block, return, break, continue, init_list, other
+    kind: int, float, ref, member, call, mcall (method call: children = object, arguments), launch (kernel
+          launch: children = grid, block, shared bytes, stream, arguments), index, binop, unop, cond, cast,
+          default (an argument left to its default), decl (children: the initializer if any, then a 'bounds'
+          node holding array-bound expressions), for (children: init, cond, inc, body; 'empty' where absent),
+          while, do, if, block, decls, return, break, continue, init_list, other
     op:   operator spelling (binop/unop, '+=' etc. for compound assignment), callee name (call), referenced
           name (ref), field name (member), variable name (decl), cast kind ('implicit' or the written type)
     type: the clang type spelling of an expression or declaration

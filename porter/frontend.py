@@ -11,6 +11,7 @@ import ctypes
 import hashlib
 import json
 import os
+import re
 import shlex
 from pathlib import Path
 
@@ -86,6 +87,9 @@ def _bind() -> None:
     lib.clang_Cursor_getVarDeclInitializer.argtypes = [ci.Cursor]
     lib.clang_Cursor_getVarDeclInitializer.restype = ci.Cursor
     lib.clang_Cursor_getVarDeclInitializer.errcheck = ci.Cursor.from_result
+    lib.clang_getSpecializedCursorTemplate.argtypes = [ci.Cursor]
+    lib.clang_getSpecializedCursorTemplate.restype = ci.Cursor
+    lib.clang_getSpecializedCursorTemplate.errcheck = ci.Cursor.from_result
     lib.clang_Cursor_isMacroFunctionLike.argtypes = [ci.Cursor]
     lib.clang_Cursor_isMacroFunctionLike.restype = ctypes.c_uint
 
@@ -403,11 +407,11 @@ class _Extractor:
         params = tuple(Param(ch.spelling, ch.type.spelling) for ch in children if ch.kind == ci.CursorKind.PARM_DECL)
         tparams = [ch.spelling for ch in children if ch.kind.name.startswith("TEMPLATE_")]
         targs = self._template_args(c)
-        if targs and fkind != "host":
-            # name the arguments after the pattern's parameters
-            pattern = c.canonical
-            names = [ch.spelling for ch in c.get_children() if ch.kind.name.startswith("TEMPLATE_")] or \
-                    [ch.spelling for ch in pattern.get_children() if ch.kind.name.startswith("TEMPLATE_")]
+        if targs:
+            # name the arguments after the template's parameters
+            pattern = _LIB.clang_getSpecializedCursorTemplate(c)
+            names = [ch.spelling for ch in pattern.get_children() if ch.kind.name.startswith("TEMPLATE_")] \
+                if pattern is not None else []
             if len(names) == len(targs):
                 targs = tuple((n, v) for n, (_, v) in zip(names, targs))
         bounds = self._launch_bounds(c)
@@ -419,24 +423,24 @@ class _Extractor:
                                        launch_bounds=bounds, body=body))
 
     def _launch_bounds(self, c: ci.Cursor) -> tuple[int, ...]:
-        """__launch_bounds__(a, b) is a macro in the stub: read its arguments from the macro use's tokens."""
-        start, name_loc = c.extent.start, c.location
-        for (line, col), name in self.macro_at.items():
-            if name != "__launch_bounds__":
-                continue
-            if (start.line, start.column) <= (line, col) <= (name_loc.line, name_loc.column):
-                text = self.lines[line - 1][col - 1:] if line - 1 < len(self.lines) else ""
-                inside = text[text.find("(") + 1:text.find(")")] if "(" in text and ")" in text else ""
-                vals = []
-                for part in inside.split(","):
-                    v = _parse_int(part.strip())
-                    if v is None:
-                        m = self.macros.get(part.strip())
-                        v = m.value if m else None
-                    if v is not None:
-                        vals.append(v)
-                return tuple(vals)
-        return ()
+        """__launch_bounds__(a, b) is a macro of the stub (its uses are not recorded when it comes from the
+        precompiled header): read it from the source between the declaration's start and its name."""
+        start, name = c.extent.start, c.location
+        if not (0 < start.line <= name.line <= len(self.lines)):
+            return ()
+        text = "\n".join(self.lines[start.line - 1:name.line])
+        m = re.search(r"__launch_bounds__\s*\(([^)]*)\)", text)
+        if m is None:
+            return ()
+        vals = []
+        for part in m.group(1).split(","):
+            v = _parse_int(part.strip())
+            if v is None and part.strip() in self.macros:
+                v = self.macros[part.strip()].value
+            if v is None:
+                return ()
+            vals.append(v)
+        return tuple(vals)
 
     # -- expressions and statements
     def convert(self, c: ci.Cursor) -> Node | None:
@@ -585,12 +589,17 @@ class _Extractor:
         init = None
         if init_cursor is not None and not init_cursor.kind.is_invalid():
             init = self.convert(init_cursor)
+        # array bounds are expressions too (their literals and macros belong in the Facts)
+        bounds = tuple(k for k in (self.convert(ch) for ch in c.get_children()
+                                   if ch.kind.is_expression() and (init_cursor is None or ch != init_cursor))
+                       if k is not None)
         is_shared = any(ch.kind == ci.CursorKind.CUDASHARED_ATTR for ch in c.get_children())
         rid = self._id(c)
         value = init.value if init is not None and "const" in c.type.spelling and _is_int_type(c.type.spelling) \
             else None
         node = Node("decl", op=c.spelling, type=c.type.spelling, value=value, ref=rid,
-                    macro="shared" if is_shared else "", loc=loc, children=(init,) if init is not None else ())
+                    macro="shared" if is_shared else "", loc=loc,
+                    children=((init,) if init is not None else ()) + ((Node("bounds", children=bounds),) if bounds else ()))
         if is_shared:
             self._shared_decl(c, rid, loc)
         return node

@@ -69,7 +69,7 @@ class FunctionView:
                 stack.append(child)
             if node.kind == "decl":
                 self.decls[node.ref] = node
-                if node.children:
+                if node.children and node.children[0].kind != "bounds":
                     self.defs.setdefault(node.ref, []).append(node.children[0])
             elif node.kind == "binop" and node.op == "=" and len(node.children) == 2:
                 lhs = strip(node.children[0])

@@ -398,7 +398,9 @@ def per_warp_array_32(facts: FileFacts, target: Target, params: dict[str, Any]) 
             decl = shared_decls[acc.ref]
             extent = _bracket_text(facts, decl)
             sized_by_32 = re.search(r"/\s*32\b|>>\s*5\b", extent) is not None
+            in_decl_bounds = {id(k) for b in view.nodes() if b.kind == "bounds" for k in b.walk()}
             bounds = [n for n in view.nodes() if n.kind == "binop" and n.op in ("/", ">>") and len(n.children) == 2
+                      and id(n) not in in_decl_bounds
                       and view.const(n.children[1]) == {"/": 32, ">>": 5}[n.op]
                       and view.lane_class(n.children[0]) is None and not view.depends_on_thread(n.children[0])]
             if not sized_by_32 and not bounds:
