@@ -297,7 +297,10 @@ def _fetch_hip_headers(dest: Path, work: Path, log: Log) -> str:
     opts = ["-o", f"Dir::Etc::SourceList={etc / 'sources.list'}", "-o", f"Dir::Etc::SourceParts={etc / 'sources.list.d'}",
             "-o", f"Dir::Etc::Preferences={etc / 'preferences'}", "-o", f"Dir::Etc::PreferencesParts={etc / 'preferences.d'}",
             "-o", f"Dir::State={state}", "-o", f"Dir::Cache={cache}", "-o", "Acquire::Languages=none",
-            "-o", "APT::Sandbox::User=root" if os.geteuid() == 0 else "Debug::NoDropPrivs=1", "-q"]
+            "-q"]
+    if os.geteuid() == 0:
+        # apt drops to _apt for downloads, which cannot write into root's home: stay root for this private state
+        opts[-1:-1] = ["-o", "APT::Sandbox::User=root"]
     log(f"apt-get update (private state, {uri} {HIP_HEADERS_SUITE})")
     _run(["apt-get", *opts, "update"])
     log(f"apt-get download {HIP_HEADERS_PACKAGE}")
@@ -306,7 +309,8 @@ def _fetch_hip_headers(dest: Path, work: Path, log: Log) -> str:
     if not debs:
         raise ToolchainError(f"apt-get download produced no {HIP_HEADERS_PACKAGE} .deb")
     version = debs[-1].name.split("_")[1]
-    major = int(re.match(r"(?:\d+:)?(\d+)", version).group(1)) if re.match(r"(?:\d+:)?(\d+)", version) else 0
+    m = re.match(r"(?:\d+:)?(\d+)", version)   # Debian version: [epoch:]upstream-revision
+    major = int(m.group(1)) if m else 0
     if major < 6:
         raise ToolchainError(f"{HIP_HEADERS_PACKAGE} {version} from {HIP_HEADERS_SUITE} is older than 6: "
                              "TileLang's HIP templates need HIP >= 6 headers")
