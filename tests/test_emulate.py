@@ -180,3 +180,18 @@ def test_spinning_kernel_times_out_with_the_running_thread() -> None:
 
     with pytest.raises(KernelTimeout, match=r"thread \(0,0,0\) \(wavefront 0, lane 0\)"):
         run_kernel(DATA / "spin_wait.hip", "spin", 1, 64, [np.zeros(1, np.int32)], timeout=1.5)
+
+
+def test_amdgcn_builtins() -> None:
+    x = np.arange(100, 228, dtype=np.int32)
+    for w in (32, 64):
+        out = run_kernel(DATA / "amdgcn.hip", "builtins", 1, 128,
+                         [x, np.zeros(128, np.int32), np.zeros(128, np.int32), np.zeros(128, np.int32)], w)
+        lanes = np.arange(128) % w
+        assert (out["rank"] == lanes).all()
+        assert (out["rotated"] == x[(np.arange(128) // w) * w + (lanes + 1) % w]).all()
+        t = np.arange(128)
+        # first active lane of the `t % 3 != 0` branch in each wavefront
+        firsts = {s: next(i for i in range(s, s + w) if i % 3) for s in range(0, 128, w)}
+        want = np.where(t % 3 != 0, [x[firsts[(i // w) * w]] for i in t], -1)
+        assert (out["first"] == want).all()

@@ -369,6 +369,7 @@ inline long long clock64() { return (long long)__builtin_ia32_rdtsc(); }
 inline long long wall_clock64() { return clock64(); }
 
 #include "hip_fp16.h"
+#include "amdgcn_builtins.h"
 #include "../porter_host.h"
 
 #endif  // PORTER_HIP_RUNTIME_H
