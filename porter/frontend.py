@@ -96,6 +96,13 @@ def _bind() -> None:
 
 _bind()
 _LIB = ci.conf.lib
+# CursorKind.name is a linear search in the bindings; this table makes it a dict lookup.
+_KIND_NAMES: dict[int, str] = {k.value: k.name for k in ci.CursorKind.get_all_kinds()}
+_EXPRESSION_KINDS = {k.value for k in ci.CursorKind.get_all_kinds() if k.is_expression()}
+
+
+def _kind(c: ci.Cursor) -> str:
+    return _KIND_NAMES.get(c._kind_id, "")
 
 
 def _evaluate_int(cursor: ci.Cursor) -> int | None:
@@ -300,27 +307,38 @@ class _Extractor:
         self.globals: list[Node] = []
         self.current_fn = ""
         self.seen_literals: set[tuple[int, int, int]] = set()
+        self.ids: dict[int, str] = {}
 
     # -- locations
     def _in_main(self, cursor: ci.Cursor) -> bool:
         f = cursor.location.file
         return f is not None and f.name == self.main_file.name
 
-    def loc(self, cursor: ci.Cursor) -> Loc:
+    def loc(self, cursor: ci.Cursor, with_end: bool = True) -> Loc:
         ext = cursor.extent
         _, line, col = _file_line_col(ext.start)
+        if not with_end:
+            return Loc(self.path, line, col)
         _, eline, ecol = _file_line_col(ext.end)
         return Loc(self.path, line, col, eline, ecol)
 
     def _id(self, cursor: ci.Cursor) -> str:
-        """A stable id for a declaration: name@line:col in its file, plus template arguments."""
+        """A stable id for a declaration: name@line:col in its file, plus template arguments. Cached: the same
+        declarations are referenced over and over."""
+        key = cursor.hash
+        hit = self.ids.get(key)
+        if hit is None:
+            hit = self.ids[key] = self._make_id(cursor)
+        return hit
+
+    def _make_id(self, cursor: ci.Cursor) -> str:
         loc = cursor.location
         base = f"{cursor.spelling}@{os.path.basename(loc.file.name) if loc.file else ''}:{loc.line}:{loc.column}"
         args = self._template_args(cursor)
         return base + (f"<{','.join(v for _, v in args)}>" if args else "")
 
     def _template_args(self, cursor: ci.Cursor) -> tuple[tuple[str, str], ...]:
-        if cursor.kind not in (ci.CursorKind.FUNCTION_DECL, ci.CursorKind.CXX_METHOD):
+        if _kind(cursor) not in ("FUNCTION_DECL", "CXX_METHOD"):
             return ()
         try:
             n = cursor.get_num_template_arguments()
@@ -344,7 +362,7 @@ class _Extractor:
         for c in items:
             if not self._in_main(c):
                 continue
-            kind = c.kind.name
+            kind = _kind(c)
             if kind == "MACRO_DEFINITION":
                 self._macro_def(c)
             elif kind == "MACRO_INSTANTIATION":
@@ -382,7 +400,7 @@ class _Extractor:
         self.macros[name] = MacroDef(name, params, " ".join(body), value, loc)
 
     def _top_decl(self, c: ci.Cursor) -> None:
-        kind = c.kind.name
+        kind = _kind(c)
         if kind in _FUNCTIONS:
             self._function(c)
         elif kind in _CONTAINERS:
@@ -395,8 +413,8 @@ class _Extractor:
 
     def _function(self, c: ci.Cursor) -> None:
         children = list(c.get_children())
-        kinds = {ch.kind.name for ch in children}
-        body_cursor = next((ch for ch in children if ch.kind == ci.CursorKind.COMPOUND_STMT), None)
+        kinds = {_kind(ch) for ch in children}
+        body_cursor = next((ch for ch in children if _kind(ch) == "COMPOUND_STMT"), None)
         if "CUDAGLOBAL_ATTR" in kinds:
             fkind = "kernel"
         elif "CUDADEVICE_ATTR" in kinds:
@@ -404,13 +422,13 @@ class _Extractor:
         else:
             fkind = "host"
         fid = self._id(c)
-        params = tuple(Param(ch.spelling, ch.type.spelling) for ch in children if ch.kind == ci.CursorKind.PARM_DECL)
-        tparams = [ch.spelling for ch in children if ch.kind.name.startswith("TEMPLATE_")]
+        params = tuple(Param(ch.spelling, ch.type.spelling) for ch in children if _kind(ch) == "PARM_DECL")
+        tparams = [ch.spelling for ch in children if _kind(ch).startswith("TEMPLATE_")]
         targs = self._template_args(c)
         if targs:
             # name the arguments after the template's parameters
             pattern = _LIB.clang_getSpecializedCursorTemplate(c)
-            names = [ch.spelling for ch in pattern.get_children() if ch.kind.name.startswith("TEMPLATE_")] \
+            names = [ch.spelling for ch in pattern.get_children() if _kind(ch).startswith("TEMPLATE_")] \
                 if pattern is not None else []
             if len(names) == len(targs):
                 targs = tuple((n, v) for n, (_, v) in zip(names, targs))
@@ -419,7 +437,7 @@ class _Extractor:
         body = self.convert(body_cursor) if body_cursor is not None else None
         self.current_fn = ""
         self.functions.append(Function(name=c.spelling, usr=fid, kind=fkind, loc=self.loc(c), params=params,
-                                       template_args=targs, is_template=bool(tparams) and c.kind.name == "FUNCTION_TEMPLATE",
+                                       template_args=targs, is_template=bool(tparams) and _kind(c) == "FUNCTION_TEMPLATE",
                                        launch_bounds=bounds, body=body))
 
     def _launch_bounds(self, c: ci.Cursor) -> tuple[int, ...]:
@@ -444,7 +462,7 @@ class _Extractor:
 
     # -- expressions and statements
     def convert(self, c: ci.Cursor) -> Node | None:
-        kind = c.kind.name
+        kind = _kind(c)
         if kind in _SKIP:
             return None
         if kind == "UNEXPOSED_EXPR":
@@ -501,16 +519,18 @@ class _Extractor:
             return Node("for", op="range", loc=loc, children=kids)
         mapped = _STMTS.get(kind, "other")
         kids = tuple(k for k in (self.convert(ch) for ch in c.get_children()) if k is not None)
+        if mapped in ("block", "decls", "return", "break", "continue", "while", "do", "if", "switch", "case"):
+            return Node(mapped, loc=Loc(self.path, loc.line, loc.col), children=kids)
         if mapped == "index":
             node = Node("index", type=c.type.spelling, ref=str(_size(c.type) or ""), loc=loc, children=kids)
             self._maybe_shared_access(node)
             return node
         if mapped == "int":  # bool literal
             return Node("int", value=1 if c.spelling == "true" or _tok(c) == "true" else 0, type="bool", loc=loc)
-        if mapped == "other" and not kids and not c.kind.is_expression():
+        if mapped == "other" and not kids and c._kind_id not in _EXPRESSION_KINDS:
             return None
         return Node(mapped, op=c.spelling if mapped == "other" else "", type=c.type.spelling
-                    if c.kind.is_expression() else "", loc=loc, children=kids)
+                    if c._kind_id in _EXPRESSION_KINDS else "", loc=loc, children=kids)
 
     def _int_literal(self, c: ci.Cursor, loc: Loc) -> Node:
         value = _evaluate_int(c)
@@ -538,14 +558,14 @@ class _Extractor:
         if ref is not None and ref.kind in (ci.CursorKind.ENUM_CONSTANT_DECL, ci.CursorKind.VAR_DECL,
                                              ci.CursorKind.TEMPLATE_NON_TYPE_PARAMETER) and \
                 _is_int_type(c.type.spelling) and ("const" in c.type.spelling or
-                                                    ref.kind == ci.CursorKind.ENUM_CONSTANT_DECL):
+                                                    _kind(ref) == "ENUM_CONSTANT_DECL"):
             value = _evaluate_int(c) if c.spelling != "warpSize" else None
         return Node("ref", op=c.spelling, type=c.type.spelling, value=value, ref=rid,
                     macro=self.macro_at.get((loc.line, loc.col), ""), loc=loc)
 
     def _call(self, c: ci.Cursor, loc: Loc) -> Node | None:
         children = list(c.get_children())
-        config = next((ch for ch in children if ch.kind == ci.CursorKind.CALL_EXPR and
+        config = next((ch for ch in children if _kind(ch) == "CALL_EXPR" and
                        ch.spelling in ("__hipPushCallConfiguration", "hipConfigureCall")), None)
         args = tuple(k for k in (self.convert(a) for a in c.get_arguments()) if k is not None)
         name = c.spelling
@@ -555,7 +575,7 @@ class _Extractor:
             self._launch(c, children, cfg, args, loc)
             return node
         base = None
-        if children and children[0].kind == ci.CursorKind.MEMBER_REF_EXPR:
+        if children and _kind(children[0]) == "MEMBER_REF_EXPR":
             inner = list(children[0].get_children())
             base = self.convert(inner[0]) if inner else None
         if base is not None:
@@ -573,7 +593,7 @@ class _Extractor:
         targs: tuple[str, ...] = ()
         if callee is not None:
             lits = [self.convert(ch) for ch in callee.walk_preorder() if ch.kind in
-                    (ci.CursorKind.INTEGER_LITERAL, ci.CursorKind.TYPE_REF)]
+                    (ci.CursorKind.INTEGER_LITERAL, ci.CursorKind.TYPE_REF)]  # noqa: E501
             targs = tuple(str(n.value) if n is not None and n.value is not None else "?" for n in lits)
         if ref is not None and self._template_args(ref):
             targs = tuple(v for _, v in self._template_args(ref))
@@ -591,9 +611,9 @@ class _Extractor:
             init = self.convert(init_cursor)
         # array bounds are expressions too (their literals and macros belong in the Facts)
         bounds = tuple(k for k in (self.convert(ch) for ch in c.get_children()
-                                   if ch.kind.is_expression() and (init_cursor is None or ch != init_cursor))
+                                   if ch._kind_id in _EXPRESSION_KINDS and (init_cursor is None or ch != init_cursor))
                        if k is not None)
-        is_shared = any(ch.kind == ci.CursorKind.CUDASHARED_ATTR for ch in c.get_children())
+        is_shared = any(_kind(ch) == "CUDASHARED_ATTR" for ch in c.get_children())
         rid = self._id(c)
         value = init.value if init is not None and "const" in c.type.spelling and _is_int_type(c.type.spelling) \
             else None

@@ -76,8 +76,16 @@ class FunctionView:
                 if lhs.kind == "ref":
                     self.defs.setdefault(lhs.ref, []).append(node.children[1])
 
+    @cached_property
+    def all_nodes(self) -> tuple[Node, ...]:
+        return tuple(self.fn.body.walk()) if self.fn.body is not None else ()
+
+    @cached_property
+    def _calls(self) -> tuple[Node, ...]:
+        return tuple(n for n in self.all_nodes if n.kind in ("call", "mcall"))
+
     def nodes(self) -> Iterator[Node]:
-        return self.fn.body.walk() if self.fn.body is not None else iter(())
+        return iter(self.all_nodes)
 
     def parent(self, node: Node) -> Node | None:
         return self.parents.get(id(node))
@@ -89,8 +97,8 @@ class FunctionView:
             cur = self.parent(cur)
 
     def calls(self, names: frozenset[str] | set[str] | None = None) -> Iterator[Node]:
-        for node in self.nodes():
-            if node.kind in ("call", "mcall") and (names is None or node.op in names):
+        for node in self._calls:
+            if names is None or node.op in names:
                 yield node
 
     def definition(self, ref: str) -> Node | None:
