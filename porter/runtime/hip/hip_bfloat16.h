@@ -1,0 +1,3 @@
+// porter: redirects `#include "hip/hip_bfloat16.h"` to the HIP-to-CUDA mapping header (nvcc builds).
+#pragma once
+#include "../hip2cuda.h"

@@ -1,0 +1,3 @@
+// porter: redirects `#include "hip/hip_runtime.h"` to the HIP-to-CUDA mapping header (nvcc builds).
+#pragma once
+#include "../hip2cuda.h"
