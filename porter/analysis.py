@@ -22,6 +22,8 @@ class Request:
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
     dump_facts: bool = False
+    explain: bool = False                               # also run explain-only rules (LDS-000)
+    params: tuple[tuple[str, Any], ...] = ()            # rule param overrides, e.g. (("default_block", (32, 8, 1)),)
 
 
 @dataclass
@@ -86,7 +88,8 @@ def analyze_one(req: Request) -> FileResult:
     errors = sum(1 for d in facts.diagnostics if d.severity in ("error", "fatal"))
     if errors and not facts.functions:
         result.notes.append(f"{req.path}: {errors} parse errors and no functions recovered; nothing was checked")
-    result.findings = run_rules(facts, load_target(req.target), select_rules(req.select, req.ignore))
+    result.findings = run_rules(facts, load_target(req.target), select_rules(req.select, req.ignore, req.explain),
+                                dict(req.params))
     if req.dump_facts:
         result.facts = facts.to_json()
     result.seconds = time.perf_counter() - start

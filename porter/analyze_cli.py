@@ -45,11 +45,15 @@ def _targets() -> list[str]:
 @click.option("--no-pch", is_flag=True, help="Do not use the precompiled header of the HIP stub (slower).")
 @click.option("--show-fix", is_flag=True, help="Print each finding's fix under it (text format).")
 @click.option("--dump-facts", is_flag=True, help="Print the extracted Facts as JSON instead of findings.")
+@click.option("--explain", is_flag=True,
+              help="Also list what could not be checked (LDS-000: accesses whose lane mapping is unknown).")
+@click.option("--block", "block", default=None, metavar="X,Y,Z",
+              help="Block size assumed for kernels without a constant launch or __launch_bounds__ [default: 256,1,1].")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary line.")
 def analyze(paths: tuple[str, ...], target: str, include_dirs: tuple[str, ...], defines: tuple[str, ...],
             compile_db: str | None, fmt: str, output: str | None, fail_on: str, select: tuple[str, ...],
             ignore: tuple[str, ...], min_confidence: str, jobs: int | None, timeout: float, max_file_size: int,
-            no_pch: bool, show_fix: bool, dump_facts: bool, quiet: bool) -> None:
+            no_pch: bool, show_fix: bool, dump_facts: bool, explain: bool, block: str | None, quiet: bool) -> None:
     """Find code that hipify leaves wrong or slow on AMD Instinct GPUs.
 
     PATHS are .hip/.cu/.cuh/.cpp/.h files or folders (searched recursively). Each file is parsed with
@@ -69,8 +73,17 @@ def analyze(paths: tuple[str, ...], target: str, include_dirs: tuple[str, ...], 
     from porter.progress import progress_bar
     from porter.ruleset import RuleError, select_rules
 
+    params: tuple = ()
+    if block is not None:
+        try:
+            dims = tuple(int(x) for x in block.replace("x", ",").split(",") if x.strip())
+        except ValueError:
+            dims = ()
+        if not 1 <= len(dims) <= 3 or min(dims) < 1:
+            raise click.BadParameter(f"'{block}' is not X[,Y[,Z]] with positive integers", param_hint="--block")
+        params = (("default_block", dims + (1,) * (3 - len(dims))),)
     try:
-        rules = select_rules(select, ignore)
+        rules = select_rules(select, ignore, explain)
     except RuleError as exc:
         raise click.UsageError(str(exc)) from exc
     if (select or ignore) and not rules:
@@ -84,8 +97,8 @@ def analyze(paths: tuple[str, ...], target: str, include_dirs: tuple[str, ...], 
         sys.exit(EXIT_USAGE)
     config = make_config(target=target, include_dirs=include_dirs, defines=defines, compile_db=compile_db,
                          use_pch=not no_pch, max_file_bytes=max_file_size)
-    requests = [Request(path=f, config=config, target=target, select=select, ignore=ignore, dump_facts=dump_facts)
-                for f in files]
+    requests = [Request(path=f, config=config, target=target, select=select, ignore=ignore, dump_facts=dump_facts,
+                        explain=explain, params=params) for f in files]
     update, finish = progress_bar(not quiet)
     results = run(requests, jobs or os.cpu_count() or 1, timeout, update)
     finish()

@@ -40,6 +40,7 @@ class Rule:
     good: str
     references: tuple[str, ...]
     path: str
+    explain_only: bool = False  # runs only under `porter analyze --explain` (diagnostic notes)
 
     def matcher_fn(self) -> Matcher:
         module, _, name = self.matcher.partition(":")
@@ -67,7 +68,8 @@ def _load(path: Path) -> Rule:
     return Rule(id=data["id"], title=data["title"], category=data["category"], severity=data["severity"],
                 confidence=data["confidence"], matcher=data["matcher"], params=data.get("params", {}),
                 message=data["message"], why=data["why"].strip(), fix=data["fix"].strip(), bad=data["bad"],
-                good=data["good"], references=tuple(data.get("references", ())), path=str(path))
+                good=data["good"], references=tuple(data.get("references", ())), path=str(path),
+                explain_only=bool(data.get("explain_only", False)))
 
 
 @cache
@@ -79,16 +81,21 @@ def rule_by_id(rule_id: str) -> Rule | None:
     return next((r for r in load_rules() if r.id == rule_id), None)
 
 
-def select_rules(select: Iterable[str] = (), ignore: Iterable[str] = ()) -> list[Rule]:
-    """Rules whose id starts with one of `select` (all when empty) and with none of `ignore`."""
+def select_rules(select: Iterable[str] = (), ignore: Iterable[str] = (), explain: bool = False) -> list[Rule]:
+    """Rules whose id starts with one of `select` (all when empty) and with none of `ignore`; explain-only
+    rules only when `explain` is set."""
     sel, ign = tuple(select), tuple(ignore)
-    return [r for r in load_rules() if (not sel or r.id.startswith(sel)) and not (ign and r.id.startswith(ign))]
+    return [r for r in load_rules() if (not sel or r.id.startswith(sel)) and not (ign and r.id.startswith(ign))
+            and (explain or not r.explain_only)]
 
 
-def run_rules(facts: FileFacts, target: Target, rules: Iterable[Rule]) -> list[Finding]:
+def run_rules(facts: FileFacts, target: Target, rules: Iterable[Rule],
+              overrides: dict[str, Any] | None = None) -> list[Finding]:
+    """`overrides` replace rule params of the same name (command-line options such as default_block)."""
     findings: dict[tuple, Finding] = {}
     for rule in rules:
-        for m in rule.matcher_fn()(facts, target, rule.params):
+        params = {**rule.params, **{k: v for k, v in (overrides or {}).items() if k in rule.params}}
+        for m in rule.matcher_fn()(facts, target, params):
             try:
                 message = rule.message.format(**m.args)
             except (KeyError, IndexError) as exc:

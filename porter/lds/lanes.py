@@ -1,0 +1,808 @@
+"""From a kernel's Facts to LDS model inputs: which block the kernel runs with, and for each `__shared__` access
+the per-lane byte offset as an expression of tid.x/y/z, bdim.x/y/z and sampled loop iterations.
+
+Symbols produced (see porter.lds.affine): "tid.x".."bdim.z" as the model binds them; "it<k>" is the iteration
+index of the k-th enclosing loop (its variable becomes a ?:-chain over the sampled iterations, or an affine
+`init + it * step`); "u:<name>" is a runtime value the same in every lane (a kernel argument, blockIdx). Uniform
+values that only shift every lane's address equally do not change bank conflicts and are bound to 0; any other
+use makes the access undetermined, and such accesses are returned as `Unresolved` rather than guessed.
+
+The access walk reads function bodies directly (not FileFacts.shared_accesses) so that multi-dimensional
+subscripts, reinterpret casts of `&tile[r][c]` and pointer aliases are seen whole.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from math import prod
+from typing import Iterator, Sequence
+
+from porter.facts import FileFacts, Function, Node, SharedDecl
+from porter.ir import FunctionView, strip
+from porter.lds.affine import EvalError, Expr, evaluate, symbols
+
+# Hard caps on the work done per loop / per expression; not hardware numbers.
+MAX_TRIP = 4096          # iterations simulated to find a loop's trip count
+MAX_SAMPLED_ITERS = 6    # iterations of one loop whose lanes are evaluated
+MAX_DEPTH = 24           # definition chains followed through local variables
+
+_COMPOUND = {"+=": "+", "-=": "-", "*=": "*", "/=": "/", "%=": "%", "<<=": "<<", ">>=": ">>", "&=": "&",
+             "|=": "|", "^=": "^"}
+_BINOPS = {"+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>", "<", "<=", ">", ">=", "==", "!=", "&&", "||"}
+_DIM_SYMBOL = {"threadIdx": "tid", "blockDim": "bdim"}
+_UNIFORM_DIMS = ("blockIdx", "gridDim")
+# Sizes of scalar member types, for `vec_array[i].x` (the compiler loads only the field).
+_SCALAR_BYTES = {"float": 4, "int": 4, "unsigned int": 4, "unsigned": 4, "uint32_t": 4, "int32_t": 4,
+                 "double": 8, "long long": 8, "unsigned long long": 8, "int64_t": 8, "uint64_t": 8,
+                 "half": 2, "__half": 2, "_Float16": 2, "short": 2, "unsigned short": 2, "__hip_bfloat16": 2,
+                 "char": 1, "unsigned char": 1, "signed char": 1, "int8_t": 1, "uint8_t": 1}
+
+
+class Undetermined(Exception):
+    """The lane mapping of an access cannot be derived; `reason` says why in words a user can act on."""
+
+    def __init__(self, reason: str, node: Node | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.node = node
+
+
+# ------------------------------------------------------------------------------------------------ block dims
+
+@dataclass(frozen=True)
+class BlockGuess:
+    dims: tuple[int, int, int]
+    source: str          # where the dims come from, for the message
+    assumed: bool        # True when no launch site or bound fixes them
+
+    def text(self) -> str:
+        return "x".join(map(str, self.dims))
+
+
+def uses_dim(fn: Function, dim: str) -> bool:
+    """Whether the body reads threadIdx.<dim> (or blockDim.<dim>)."""
+    if fn.body is None:
+        return False
+    return any(n.kind == "member" and n.op == dim and n.children and strip(n.children[0]).op in _DIM_SYMBOL
+               for n in fn.body.walk())
+
+
+def kernel_blocks(facts: FileFacts, fn: Function, default: Sequence[int]) -> list[BlockGuess]:
+    """Candidate block shapes: constant launch configurations of this kernel (all distinct ones), else its
+    __launch_bounds__ total as a 1-D block, else `default` (stated as assumed)."""
+    base_usr = fn.usr.split("<", 1)[0]
+    targs = tuple(v for _, v in fn.template_args)
+    out: dict[tuple[int, int, int], BlockGuess] = {}
+    for launch in facts.launches:
+        if launch.block_dims is None:
+            continue
+        same = launch.kernel_usr.split("<", 1)[0] == base_usr if launch.kernel_usr else launch.kernel == fn.name
+        if not same:
+            continue
+        # An instantiation only takes the launches that name its own template arguments.
+        if targs and launch.template_args and tuple(launch.template_args) != targs:
+            continue
+        dims = tuple(int(d) for d in launch.block_dims)
+        out.setdefault(dims, BlockGuess(dims, f"launch at line {launch.loc.line}", False))  # type: ignore[arg-type]
+    if out:
+        return list(out.values())
+    two_d = uses_dim(fn, "y")
+    if fn.launch_bounds and not two_d:
+        n = int(fn.launch_bounds[0])
+        return [BlockGuess((n, 1, 1), f"__launch_bounds__({n}), assumed 1-D", False)]
+    dims = tuple(int(d) for d in default) + (1,) * (3 - len(default))
+    why = "no constant launch or __launch_bounds__"
+    if fn.launch_bounds:
+        dims = (int(fn.launch_bounds[0]), 1, 1)
+        why = f"__launch_bounds__({dims[0]}) gives no shape"
+    if two_d and dims[1] == 1 and dims[2] == 1:
+        # A 2-D kernel under a 1-D default would see threadIdx.y == 0 only: shape the threads as rows of the
+        # tile width (the innermost extent of its 2-D shared array), 32 when unknown, and say so.
+        total = dims[0]
+        bx = min(_tile_width(facts, fn) or 32, total)
+        dims = (bx, max(1, total // bx), 1)
+        why += f"; {total} threads shaped as rows of {bx}"
+    return [BlockGuess(dims, f"assumed ({why}; set --block X,Y,Z)", True)]  # type: ignore[arg-type]
+
+
+def _tile_width(facts: FileFacts, fn: Function) -> int | None:
+    """The innermost extent of a 2-D shared array of the function, a proxy for the x extent of the block."""
+    for d in facts.shared:
+        if d.function in (fn.usr, "") and len(d.dims) >= 2 and d.dims[-1]:
+            return int(d.dims[-1])
+    return None
+
+
+# ------------------------------------------------------------------------------------------------- accesses
+
+@dataclass(frozen=True)
+class LdsAccess:
+    decl: SharedDecl
+    node: Node                       # the access expression (its loc is reported)
+    op: str                          # read | write
+    width: int                       # bytes per lane
+    offset: Expr                     # byte offset from the start of the array
+    indices: tuple[Expr, ...] | None  # element indices per dimension when the access goes through arr[i][j]
+    predicate: Expr | None
+    samples: dict[str, tuple[int, ...]]
+    loop_vars: tuple[tuple[str, str, Expr], ...] = ()   # (iteration symbol, variable, its value) for messages
+
+    @property
+    def vector(self) -> int:
+        return max(1, self.width // (self.decl.elem_bytes or self.width))
+
+
+@dataclass(frozen=True)
+class Unresolved:
+    decl: SharedDecl
+    node: Node
+    reason: str
+
+
+@dataclass
+class _Ptr:
+    decl: SharedDecl
+    offset: Expr                     # bytes
+    pointee: int | None              # bytes per step of a subscript on this pointer
+    indices: tuple[Expr, ...] | None  # full element indices when the pointer is &arr[i][j] (or arr itself: ())
+    depth: int = 0                   # subscripts applied to the array itself (arr[i] of a 2-D array: 1)
+
+
+@dataclass
+class _Loop:
+    node: Node
+    symbol: str
+    var: str                         # variable id
+    name: str
+    iters: tuple[int, ...]           # sampled iteration indices
+    value: Expr                      # the variable as an expression of the iteration symbol
+    carried: dict[str, Expr] = field(default_factory=dict)  # other variables stepped once per iteration
+
+
+class AccessWalker:
+    """Accesses of one function under one block shape."""
+
+    def __init__(self, facts: FileFacts, view: FunctionView, block: tuple[int, int, int]) -> None:
+        self.facts = facts
+        self.view = view
+        self.block = block
+        fn_usr = view.fn.usr
+        self.decls: dict[str, SharedDecl] = {}
+        for d in facts.shared:
+            if d.function in (fn_usr, "") or d.ref not in self.decls:
+                if d.function == fn_usr or d.ref not in self.decls:
+                    self.decls[d.ref] = d
+        self.mutations: dict[str, list[Node]] = {}
+        for n in view.nodes():
+            if n.kind == "binop" and n.op in _COMPOUND and n.children:
+                lhs = strip(n.children[0])
+                if lhs.kind == "ref":
+                    self.mutations.setdefault(lhs.ref, []).append(n)
+            elif n.kind == "unop" and n.op in ("++", "--", "post++", "post--") and n.children:
+                lhs = strip(n.children[0])
+                if lhs.kind == "ref":
+                    self.mutations.setdefault(lhs.ref, []).append(n)
+        self._loops: dict[int, _Loop | None] = {}
+        self._loop_error: dict[int, str] = {}
+        self.block_env = {"bdim.x": block[0], "bdim.y": block[1], "bdim.z": block[2]}
+
+    # -- the walk
+    def accesses(self) -> tuple[list[LdsAccess], list[Unresolved]]:
+        found: list[LdsAccess] = []
+        unresolved: list[Unresolved] = []
+        consumed: set[int] = set()
+        for node in self.view.nodes():
+            if id(node) in consumed:
+                continue
+            if node.kind == "unop" and node.op == "&":
+                self._consume_chain(node.children[0] if node.children else node, consumed)
+                continue
+            is_deref = node.kind == "unop" and node.op == "*" and bool(node.children)
+            if node.kind != "index" and not is_deref:
+                continue
+            try:
+                hit = self._access(node, consumed)
+            except Undetermined as exc:
+                decl = self._shared_under(node)
+                if decl is not None:
+                    unresolved.append(Unresolved(decl, node, exc.reason))
+                continue
+            if hit is None:
+                continue
+            decl, offset, indices, width = hit
+            for op in self._ops(node):
+                try:
+                    found.append(self._finish(node, decl, op, width, offset, indices))
+                except Undetermined as exc:
+                    unresolved.append(Unresolved(decl, node, exc.reason))
+                    break
+        return found, unresolved
+
+    def _consume_chain(self, node: Node, consumed: set[int]) -> None:
+        cur = node
+        while True:
+            cur = _peel(cur)
+            if cur.kind == "index" and len(cur.children) == 2:
+                consumed.add(id(cur))
+                cur = cur.children[0]
+            elif cur.kind == "cast" and cur.children:
+                cur = cur.children[0]
+            elif cur.kind == "unop" and cur.op == "&" and cur.children:
+                cur = cur.children[0]
+            elif cur.kind == "binop" and cur.op in ("+", "-") and cur.children:
+                cur = cur.children[0]
+            else:
+                return
+
+    def _shared_under(self, node: Node, depth: int = 0) -> SharedDecl | None:
+        """The shared array an expression's base names, directly or through a local pointer."""
+        for n in node.walk():
+            if n.kind == "ref":
+                if n.ref in self.decls:
+                    return self.decls[n.ref]
+                if depth < 4 and "*" in n.type:
+                    for d in self.view.defs.get(n.ref, []):
+                        hit = self._shared_under(d, depth + 1)
+                        if hit is not None:
+                            return hit
+        return None
+
+    def _ops(self, node: Node) -> list[str]:
+        """read, write, or both (compound assignment, ++)."""
+        child, parent = node, self.view.parent(node)
+        while parent is not None and parent.kind == "cast" and parent.op == "implicit":
+            child, parent = parent, self.view.parent(parent)
+        if parent is not None and parent.children and parent.children[0] is child:
+            if parent.kind == "binop" and parent.op == "=":
+                return ["write"]
+            if parent.kind == "binop" and parent.op in _COMPOUND:
+                return ["read", "write"]
+            if parent.kind == "unop" and parent.op in ("++", "--", "post++", "post--"):
+                return ["read", "write"]
+        return ["read"]
+
+    def _access(self, node: Node, consumed: set[int]) -> tuple[SharedDecl, Expr, tuple[Expr, ...] | None, int] | None:
+        """(array, byte offset, element indices or None, width) when `node` reads or writes a shared array."""
+        subs: list[Node] = []
+        chain: list[Node] = []
+        cur = node
+        if cur.kind == "unop":  # *p
+            subs.append(Node("int", value=0))
+            cur = cur.children[0]
+        else:
+            while True:
+                cur = _peel(cur)
+                if cur.kind == "index" and len(cur.children) == 2:
+                    chain.append(cur)
+                    subs.append(cur.children[1])
+                    cur = cur.children[0]
+                else:
+                    break
+        subs.reverse()
+        base = self._pointer(cur, 0)
+        if base is None:
+            return None
+        for c in chain:
+            consumed.add(id(c))
+        self._consume_chain(cur, consumed)
+        decl = base.decl
+        dims = decl.dims
+        if not dims:
+            return None  # a scalar: every lane reads the same dword
+        elem = decl.elem_bytes or 0
+        if not elem:
+            raise Undetermined(f"element size of '{decl.name}' is unknown", node)
+        width = self._width(node, cur)
+        offset: Expr = base.offset
+        indices: tuple[Expr, ...] | None = None
+        sub_exprs = [self.expr(s) for s in subs]
+        if base.indices == () and base.depth == 0 and not isinstance(base.pointee, _Flat):
+            # arr[i][j]...: a subscript per dimension
+            if len(subs) < len(dims):
+                return None  # a partial subscript (a row used as a pointer) is not an access
+            if len(subs) > len(dims):
+                raise Undetermined(f"{len(subs)} subscripts on a {len(dims)}-D array", node)
+            strides = _strides(dims, elem)
+            if strides is None:
+                raise Undetermined(f"extents of '{decl.name}' are not constant", node)
+            for s, e in zip(strides, sub_exprs):
+                offset = _add(offset, _mul(e, s))
+            indices = tuple(sub_exprs)
+        else:
+            if len(subs) != 1 or base.pointee is None:
+                raise Undetermined("subscript on a reinterpreted or aliased pointer of unknown element size",
+                                   node)
+            step = int(base.pointee)
+            offset = _add(offset, _mul(sub_exprs[0], step))
+            if base.indices and step % elem == 0 and step > elem:
+                # reinterpret_cast<T*>(&arr[i][j])[k]: still indexed through arr's subscripts
+                indices = base.indices[:-1] + (_add(base.indices[-1], _mul(sub_exprs[0], step // elem)),)
+        return decl, offset, indices, width
+
+    def _width(self, node: Node, base: Node) -> int:
+        parent = self.view.parent(node)
+        while parent is not None and parent.kind == "cast" and parent.op == "implicit":
+            parent = self.view.parent(parent)
+        if parent is not None and parent.kind == "member":
+            size = _SCALAR_BYTES.get(parent.type.replace("const", "").strip())
+            if size:
+                return size
+        if node.kind == "index" and node.ref:
+            width = int(node.ref)
+        else:  # *p: the pointee of the pointer cast
+            p = _peel(base)
+            width = int(p.ref) if p.kind == "cast" and p.ref else 0
+        if width not in (1, 2, 4, 8, 16):
+            raise Undetermined(f"an access of {width or 'unknown'} bytes per lane is split into several LDS "
+                               "instructions; not modelled", node)
+        return width
+
+    def _pointer(self, node: Node, depth: int) -> _Ptr | None:
+        """What a pointer- or array-valued expression points at inside a shared array."""
+        if depth > MAX_DEPTH:
+            raise Undetermined("pointer defined through too many steps", node)
+        n = node
+        if n.kind == "ref":
+            decl = self.decls.get(n.ref)
+            if decl is not None:
+                if not decl.dims:
+                    return None
+                strides = _strides(decl.dims, decl.elem_bytes or 0)
+                pointee = strides[0] if strides else None
+                return _Ptr(decl, 0, pointee, (), 0)
+            defs = self.view.defs.get(n.ref, [])
+            if len(defs) == 1 and n.ref not in self.mutations:
+                p = self._pointer(defs[0], depth + 1)
+                if p is not None:
+                    # through an alias the subscripts no longer follow the array's rows
+                    return replace(p, indices=None, pointee=_Flat(p.pointee) if p.pointee is not None else None)
+                return None
+            if defs:
+                raise Undetermined(f"pointer '{n.op}' is assigned more than once", node)
+            return None
+        if n.kind == "cast" and n.children:
+            p = self._pointer(n.children[0], depth + 1)
+            if p is None:
+                return None
+            if n.op == "implicit":
+                return p
+            pointee = int(n.ref) if n.ref else None
+            flat = p.indices is None or p.indices == ()
+            return replace(p, pointee=_Flat(pointee) if flat and pointee is not None else pointee,
+                           indices=None if flat else p.indices)
+        if n.kind == "unop" and n.op == "&" and n.children:
+            inner = _peel(n.children[0])
+            subs: list[Node] = []
+            while inner.kind == "index" and len(inner.children) == 2:
+                subs.append(inner.children[1])
+                inner = _peel(inner.children[0])
+            subs.reverse()
+            p = self._pointer(inner, depth + 1)
+            if p is None:
+                return None
+            if p.indices != () or p.depth:
+                if len(subs) == 1 and p.pointee is not None:
+                    return replace(p, offset=_add(p.offset, _mul(self.expr(subs[0]), int(p.pointee))),
+                                   indices=None, pointee=_Flat(int(n.ref)) if n.ref else None)
+                return None
+            decl = p.decl
+            strides = _strides(decl.dims, decl.elem_bytes or 0)
+            if strides is None or len(subs) > len(decl.dims):
+                raise Undetermined(f"extents of '{decl.name}' are not constant", node)
+            offset: Expr = 0
+            exprs = [self.expr(s) for s in subs]
+            for s, e in zip(strides, exprs):
+                offset = _add(offset, _mul(e, s))
+            full = len(subs) == len(decl.dims)
+            pointee = decl.elem_bytes if full else strides[len(subs)]
+            return _Ptr(decl, offset, pointee, tuple(exprs) if full else None, 0 if full else len(subs))
+        if n.kind == "index" and len(n.children) == 2:
+            # arr[i] of a multi-dimensional array used as a pointer to its row
+            subs = []
+            inner = n
+            while inner.kind == "index" and len(inner.children) == 2:
+                subs.append(inner.children[1])
+                inner = _peel(inner.children[0])
+            subs.reverse()
+            p = self._pointer(inner, depth + 1)
+            if p is None or p.indices != ():
+                return None
+            decl = p.decl
+            strides = _strides(decl.dims, decl.elem_bytes or 0)
+            if strides is None or len(subs) >= len(decl.dims):
+                return None
+            offset = 0
+            for s, e in zip(strides, subs):
+                offset = _add(offset, _mul(self.expr(e), s))
+            return _Ptr(decl, offset, _Flat(strides[len(subs)]), None, len(subs))
+        if n.kind == "binop" and n.op in ("+", "-") and len(n.children) == 2:
+            p = self._pointer(n.children[0], depth + 1)
+            if p is None or p.pointee is None:
+                return None
+            step = _mul(self.expr(n.children[1]), int(p.pointee))
+            return replace(p, offset=_add(p.offset, step if n.op == "+" else ("neg", step)),
+                           indices=None, pointee=_Flat(int(p.pointee)))
+        return None
+
+    # -- expressions
+    def expr(self, node: Node, depth: int = 0) -> Expr:
+        """The value of an integer expression as an Expr; raises Undetermined."""
+        if depth > MAX_DEPTH:
+            raise Undetermined("value defined through too many steps", node)
+        if node.value is not None and node.kind != "float":
+            return int(node.value)
+        k = node.kind
+        if k == "cast" and node.children:
+            return self.expr(node.children[0], depth + 1)
+        if k == "member" and node.children:
+            base = strip(node.children[0])
+            if base.kind == "ref" and base.op in _DIM_SYMBOL and node.op in ("x", "y", "z"):
+                return f"{_DIM_SYMBOL[base.op]}.{node.op}"
+            if base.kind == "ref" and base.op in _UNIFORM_DIMS:
+                return f"u:{base.op}.{node.op}"
+            raise Undetermined(f"value of member '{node.op}'", node)
+        if k == "ref":
+            return self._ref(node, depth)
+        if k == "binop" and len(node.children) == 2 and node.op in _BINOPS:
+            return (node.op, self.expr(node.children[0], depth + 1), self.expr(node.children[1], depth + 1))
+        if k == "unop" and node.children:
+            a = self.expr(node.children[0], depth + 1)
+            if node.op == "-":
+                return ("neg", a)
+            if node.op in ("~", "!"):
+                return (node.op, a)
+            if node.op == "+":
+                return a
+        if k == "cond" and len(node.children) == 3:
+            c, a, b = (self.expr(ch, depth + 1) for ch in node.children)
+            return ("?:", c, a, b)
+        if k in ("call", "mcall"):
+            args = [ch for ch in node.children if ch.kind != "default"]
+            if node.op in ("min", "max", "umin", "umax", "__min", "__max") and len(args) == 2:
+                a, b = (self.expr(x, depth + 1) for x in args)
+                return ("?:", ("<", a, b) if "min" in node.op else (">", a, b), a, b)
+            if node.op in ("__mul24", "__umul24") and len(args) == 2:
+                return ("*", self.expr(args[0], depth + 1), self.expr(args[1], depth + 1))
+            if node.op in ("__lane_id",):
+                return ("%", ("+", "tid.x", ("*", "tid.y", "bdim.x")), 64)
+            raise Undetermined(f"the result of '{node.op}()'", node)
+        if k == "index":
+            raise Undetermined("an index loaded from memory", node)
+        raise Undetermined(f"a '{k}' expression", node)
+
+    def _ref(self, node: Node, depth: int) -> Expr:
+        ref = node.ref
+        if node.op == "warpSize":
+            raise Undetermined("warpSize in an index (not a compile-time constant on ROCm 7)", node)
+        loop = self._loop_of_var(node)
+        if loop is not None:
+            return loop.value
+        for lp in self._enclosing_loops(node):
+            if ref in lp.carried:
+                return lp.carried[ref]
+        defs = self.view.defs.get(ref, [])
+        if ref in self.mutations:
+            raise Undetermined(f"'{node.op}' changes in a way the model does not follow", node)
+        if len(defs) == 1:
+            return self.expr(defs[0], depth + 1)
+        if len(defs) > 1:
+            raise Undetermined(f"'{node.op}' is assigned in several places", node)
+        c = self.view.facts_global_const(ref)
+        if isinstance(c, int):
+            return c
+        if ref not in self.view.decls and _is_integer(node.type):
+            return f"u:{node.op}"  # a kernel argument: the same in every lane
+        raise Undetermined(f"the value of '{node.op}'", node)
+
+    # -- loops
+    def _enclosing_loops(self, node: Node) -> list[_Loop]:
+        out = []
+        child = node
+        for anc in self.view.ancestors(node):
+            if anc.kind == "for" and len(anc.children) == 4 and anc.children[3] is child:
+                lp = self._loop(anc)
+                if lp is not None:
+                    out.append(lp)
+            child = anc
+        return out
+
+    def _loop_of_var(self, node: Node) -> _Loop | None:
+        child = node
+        for anc in self.view.ancestors(node):
+            if anc.kind == "for" and len(anc.children) == 4 and child is not anc.children[0]:
+                if _loop_var(anc)[0] == node.ref:
+                    lp = self._loop(anc)
+                    if lp is None:
+                        raise Undetermined(self._loop_error.get(id(anc), "loop not understood"), anc)
+                    return lp
+            child = anc
+        return None
+
+    def _loop(self, loop: Node) -> _Loop | None:
+        key = id(loop)
+        if key in self._loops:
+            return self._loops[key]
+        self._loops[key] = None
+        try:
+            self._loops[key] = self._build_loop(loop)
+        except Undetermined as exc:
+            self._loop_error[key] = f"loop at line {loop.loc.line}: {exc.reason}"
+        return self._loops[key]
+
+    def _build_loop(self, loop: Node) -> _Loop:
+        init, cond, inc, body = loop.children
+        var, name, start_node = _loop_var(loop)
+        if not var or start_node is None:
+            raise Undetermined("no counted loop variable")
+        depth = sum(1 for a in self.view.ancestors(loop) if a.kind == "for")
+        sym = f"it{depth}@{loop.loc.line}"
+        step = _step(inc, var)
+        if step is None:
+            raise Undetermined(f"the step of '{name}' is not a constant update")
+        op, step_node = step
+        step_e = self.expr(step_node)
+        start_e = self.expr(start_node)
+        bound: tuple[str, Expr] | None = None
+        raw = _bound(cond, var)
+        if raw is not None:
+            try:
+                bound = (raw[0], self.expr(raw[1]))
+            except Undetermined:
+                bound = None  # unknown trip count: the first iterations are sampled
+        uniform_start = not (symbols(start_e) & {"tid.x", "tid.y", "tid.z"})
+        # trip count: simulate with lane 0's values
+        env0 = {**self.block_env, "tid.x": 0, "tid.y": 0, "tid.z": 0}
+        values = self._simulate(start_e, op, step_e, bound, env0)
+        iters = _pick(len(values))
+        if op in ("+", "-") and not (symbols(step_e) & {"tid.x", "tid.y", "tid.z"}):
+            value: Expr = (op, start_e, ("*", sym, step_e))
+        elif uniform_start:
+            value = _chain(sym, [(i, values[i]) for i in iters])
+        else:
+            raise Undetermined(f"'{name}' starts at a per-thread value and is not stepped by addition")
+        lp = _Loop(node=loop, symbol=sym, var=var, name=name, iters=tuple(iters), value=value)
+        lp.carried = self._carried(loop, lp, values)
+        return lp
+
+    def _simulate(self, start: Expr, op: str, step: Expr, bound: tuple[str, Expr] | None,
+                  env: dict[str, int]) -> list[int]:
+        try:
+            v = evaluate(start, _zero_uniform(start, env))
+            s = evaluate(step, _zero_uniform(step, env))
+        except EvalError as exc:
+            raise Undetermined(str(exc)) from None
+        limit: int | None = None
+        cmp = ""
+        if bound is not None and not any(x.startswith("u:") for x in symbols(bound[1])):
+            try:
+                limit = evaluate(bound[1], env)
+                cmp = bound[0]
+            except EvalError:
+                limit = None
+        values: list[int] = []
+        while len(values) < (MAX_TRIP if limit is not None else 4):
+            if limit is not None and not _holds(cmp, v, limit):
+                break
+            values.append(v)
+            nv = _apply(op, v, s)
+            if nv == v:
+                break
+            v = nv
+        if not values:
+            raise Undetermined("the loop body never runs with the block assumed")
+        return values
+
+    def _carried(self, loop: Node, lp: _Loop, values: list[int]) -> dict[str, Expr]:
+        """Variables declared outside the loop and stepped once per iteration by a constant (offset *= 2)."""
+        out: dict[str, Expr] = {}
+        body = loop.children[3]
+        stmts = body.children if body.kind == "block" else (body,)
+        for ref, muts in self.mutations.items():
+            if ref == lp.var or len(muts) != 1 or not any(m is s for s in stmts for m in muts):
+                continue
+            mut = muts[0]
+            defs = self.view.defs.get(ref, [])
+            if mut.kind != "binop" or len(defs) != 1 or mut.op not in _COMPOUND:
+                continue
+            try:
+                start = evaluate(self.expr(defs[0]), self.block_env)
+                step = evaluate(self.expr(mut.children[1]), self.block_env)
+            except (Undetermined, EvalError):
+                continue
+            seq = [start]
+            for _ in range(len(values)):
+                seq.append(_apply(_COMPOUND[mut.op], seq[-1], step))
+            out[ref] = _chain(lp.symbol, [(i, seq[i]) for i in lp.iters])
+        return out
+
+    # -- putting one access together
+    def _finish(self, node: Node, decl: SharedDecl, op: str, width: int, offset: Expr,
+                indices: tuple[Expr, ...] | None) -> LdsAccess:
+        loops = self._enclosing_loops(node)
+        samples = {lp.symbol: lp.iters for lp in loops}
+        pred = self._predicate(node)
+        offset = self._bind_uniform(offset, samples, node)
+        if indices is not None:
+            indices = tuple(self._bind_uniform(i, samples, node) for i in indices)
+        used = symbols(offset) | (symbols(pred) if pred is not None else frozenset())
+        samples = {k: v for k, v in samples.items() if k in used}
+        names = tuple((lp.symbol, lp.name, lp.value) for lp in loops if lp.symbol in samples)
+        return LdsAccess(decl=decl, node=node, op=op, width=width, offset=offset, indices=indices,
+                         predicate=pred, samples=samples, loop_vars=names)
+
+    def _bind_uniform(self, e: Expr, samples: dict[str, tuple[int, ...]], node: Node) -> Expr:
+        """Replace runtime-uniform symbols by 0 when they only shift every lane equally."""
+        uni = sorted(s for s in symbols(e) if s.startswith("u:"))
+        if not uni:
+            return e
+        for u in uni:
+            if not self._shift_only(e, u, samples):
+                raise Undetermined(f"the lane pattern depends on the runtime value '{u[2:]}'", node)
+        return _substitute(e, {u: 0 for u in uni})
+
+    def _shift_only(self, e: Expr, u: str, samples: dict[str, tuple[int, ...]]) -> bool:
+        env = dict(self.block_env)
+        for k, v in samples.items():
+            env[k] = v[min(1, len(v) - 1)]
+        for s in symbols(e):
+            if s.startswith("u:"):
+                env[s] = 0
+        deltas = set()
+        for t in ((0, 0), (1, 0), (5, 1), (17, 2), (33, 3)):
+            env.update({"tid.x": t[0], "tid.y": t[1], "tid.z": 0})
+            try:
+                vals = [evaluate(e, {**env, u: x}) for x in (0, 1, 3)]
+            except EvalError:
+                return False
+            deltas.add((vals[1] - vals[0], vals[2] - vals[0]))
+        return len(deltas) == 1
+
+    def _predicate(self, node: Node) -> Expr | None:
+        """Conditions of enclosing if / ?: that decide which lanes run the access, when they are known."""
+        conds: list[Expr] = []
+        child = node
+        for anc in self.view.ancestors(node):
+            if anc.kind in ("if", "cond") and len(anc.children) >= 2 and anc.children[0] is not child:
+                try:
+                    c = self.expr(anc.children[0])
+                except Undetermined:
+                    c = None
+                if c is not None and not any(s.startswith("u:") for s in symbols(c)):
+                    conds.append(c if anc.children[1] is child else ("!", c))
+            child = anc
+        if not conds:
+            return None
+        out = conds[0]
+        for c in conds[1:]:
+            out = ("&&", out, c)
+        return out
+
+
+class _Flat(int):
+    """A pointee size reached through a cast or alias: subscripts on it do not follow the array's dims."""
+
+
+# -------------------------------------------------------------------------------------------------- helpers
+
+def _peel(node: Node) -> Node:
+    while node.kind == "cast" and node.op == "implicit" and node.children:
+        node = node.children[0]
+    return node
+
+
+def _is_integer(t: str) -> bool:
+    t = t.replace("const", "").strip()
+    return t in _SCALAR_BYTES and not any(f in t for f in ("float", "double", "half", "Float", "bfloat")) \
+        or t in ("size_t", "long", "unsigned long", "uint", "int")
+
+
+def _strides(dims: tuple[int | None, ...], elem: int) -> list[int] | None:
+    """Byte stride of each subscript; the outermost extent may be unknown (extern arrays)."""
+    if not elem or any(d is None for d in dims[1:]):
+        return None
+    return [elem * prod(dims[i + 1:]) for i in range(len(dims))]  # type: ignore[arg-type]
+
+
+def _add(a: Expr, b: Expr) -> Expr:
+    if a == 0:
+        return b
+    if b == 0:
+        return a
+    return ("+", a, b)
+
+
+def _mul(a: Expr, k: int) -> Expr:
+    if k == 1:
+        return a
+    if a == 0:
+        return 0
+    return ("*", a, k)
+
+
+def _chain(sym: str, pairs: list[tuple[int, int]]) -> Expr:
+    """sym == i0 ? v0 : sym == i1 ? v1 : ... (the last value closes the chain)."""
+    out: Expr = pairs[-1][1]
+    for i, v in reversed(pairs[:-1]):
+        out = ("?:", ("==", sym, i), v, out)
+    return out
+
+
+def _pick(n: int) -> list[int]:
+    """Iteration indices to evaluate: all of a short loop; the first few, the middle and the last otherwise."""
+    if n <= MAX_SAMPLED_ITERS:
+        return list(range(n))
+    return sorted({0, 1, 2, 3, n // 2, n - 1})
+
+
+def _loop_var(loop: Node) -> tuple[str, str, Node | None]:
+    init = loop.children[0] if loop.children else None
+    if init is None:
+        return "", "", None
+    if init.kind == "decls" and init.children and init.children[0].kind == "decl" and init.children[0].children:
+        d = init.children[0]
+        return d.ref, d.op, d.children[0]
+    if init.kind == "binop" and init.op == "=" and len(init.children) == 2 and strip(init.children[0]).kind == "ref":
+        r = strip(init.children[0])
+        return r.ref, r.op, init.children[1]
+    return "", "", None
+
+
+def _step(inc: Node, var: str) -> tuple[str, Node] | None:
+    if inc.kind == "unop" and inc.children and strip(inc.children[0]).ref == var:
+        if inc.op in ("++", "post++"):
+            return "+", Node("int", value=1)
+        if inc.op in ("--", "post--"):
+            return "-", Node("int", value=1)
+    if inc.kind == "binop" and len(inc.children) == 2 and strip(inc.children[0]).ref == var:
+        if inc.op in _COMPOUND:
+            return _COMPOUND[inc.op], inc.children[1]
+        rhs = strip(inc.children[1])
+        if inc.op == "=" and rhs.kind == "binop" and len(rhs.children) == 2 and strip(rhs.children[0]).ref == var:
+            return rhs.op, rhs.children[1]
+    return None
+
+
+def _bound(cond: Node, var: str) -> tuple[str, Node] | None:
+    """(comparison, bound node) with the variable on the left."""
+    if cond.kind != "binop" or len(cond.children) != 2:
+        return None
+    flip = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "!=": "!=", "==": "=="}
+    a, b = strip(cond.children[0]), strip(cond.children[1])
+    if a.kind == "ref" and a.ref == var and cond.op in flip:
+        return cond.op, b
+    if b.kind == "ref" and b.ref == var and cond.op in flip:
+        return flip[cond.op], a
+    return None
+
+
+def _holds(cmp: str, v: int, limit: int) -> bool:
+    return {"<": v < limit, "<=": v <= limit, ">": v > limit, ">=": v >= limit, "!=": v != limit,
+            "==": v == limit}[cmp]
+
+
+def _apply(op: str, v: int, s: int) -> int:
+    return evaluate((op, v, s), {})
+
+
+def _zero_uniform(e: Expr, env: dict[str, int]) -> dict[str, int]:
+    return {**env, **{s: 0 for s in symbols(e) if s.startswith("u:")}}
+
+
+def _substitute(e: Expr, values: dict[str, int]) -> Expr:
+    if isinstance(e, str):
+        return values.get(e, e)
+    if isinstance(e, tuple):
+        return (e[0], *(_substitute(a, values) for a in e[1:]))
+    return e
+
+
+def function_views(facts: FileFacts) -> Iterator[FunctionView]:
+    """Kernels to analyze: template instantiations stand in for their pattern; a pattern without any
+    instantiation is analyzed as written (its dependent values stay undetermined)."""
+    instantiated = {f.usr.split("<", 1)[0] for f in facts.functions if f.template_args}
+    for fn in facts.functions:
+        if fn.kind != "kernel" or fn.body is None:
+            continue
+        if fn.is_template and fn.usr.split("<", 1)[0] in instantiated:
+            continue
+        yield FunctionView(fn, facts)

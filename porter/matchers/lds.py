@@ -1,0 +1,426 @@
+"""Matchers for the LDS rules: shared-memory accesses that bank-conflict on the target (porter.lds model).
+
+One analysis per file is shared by all LDS rules: for every kernel (template instantiations in place of their
+pattern) and every block shape it is launched with, each `__shared__` access is turned into a per-lane address
+(porter.lds.lanes) and evaluated exactly against the target's bank and phase tables, and against sm_90's for
+LDS-002. Arrays with conflicts get a layout search (porter.lds.padding). Accesses whose lanes cannot be
+followed are kept for LDS-000 (explain only), never guessed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterator, Sequence
+
+from porter.facts import FileFacts, Loc, Node, SharedDecl
+from porter.findings import Edit, Match
+from porter.lds.affine import EvalError, Expr, affine_of, evaluate
+from porter.lds.lanes import AccessWalker, BlockGuess, LdsAccess, Unresolved, function_views, kernel_blocks
+from porter.lds.model import Access, ConflictResult, LdsModel, LdsModelError, analyze, as_model
+from porter.lds.padding import ArrayAccess, PaddingResult, SharedArray, find_padding
+from porter.targets import Target
+
+REFERENCE_TARGET = "sm_90"  # the layout's home: what LDS-002 compares against
+
+
+@dataclass
+class _Hit:
+    """The worst evaluation of one access expression (over ops, block shapes and instantiations)."""
+
+    acc: LdsAccess
+    block: BlockGuess
+    result: ConflictResult
+    reference: ConflictResult | None
+    key: tuple[str, str]          # (function usr, array ref): the group the layout advice is computed for
+
+
+@dataclass
+class _ArrayPlan:
+    decl: SharedDecl
+    block: BlockGuess
+    accesses: list[LdsAccess]
+    advice: str = ""
+    edit: tuple[Edit, ...] = ()
+    unused_padding: dict[int, str] = field(default_factory=dict)  # id(node) -> explanation (LDS-003)
+
+
+@dataclass
+class _FileAnalysis:
+    hits: dict[tuple[int, int], _Hit] = field(default_factory=dict)   # (line, col) -> worst
+    plans: dict[tuple[str, str], _ArrayPlan] = field(default_factory=dict)
+    unresolved: dict[tuple[int, int], tuple[Unresolved, BlockGuess]] = field(default_factory=dict)
+
+
+_cache: dict[tuple, tuple[FileFacts, _FileAnalysis]] = {}
+
+
+def _block_param(params: dict[str, Any]) -> tuple[int, int, int]:
+    raw = params.get("default_block", (256, 1, 1))
+    if isinstance(raw, str):
+        raw = [int(x) for x in re.split(r"[,x]", raw) if x.strip()]
+    dims = tuple(int(x) for x in raw) + (1,) * (3 - len(raw))
+    return dims[:3]  # type: ignore[return-value]
+
+
+def file_analysis(facts: FileFacts, target: Target, params: dict[str, Any]) -> _FileAnalysis:
+    key = (id(facts), target.name, _block_param(params))
+    hit = _cache.get(key)
+    if hit is not None and hit[0] is facts:
+        return hit[1]
+    _cache.clear()
+    result = _analyze_file(facts, target, params)
+    _cache[key] = (facts, result)
+    return result
+
+
+def _analyze_file(facts: FileFacts, target: Target, params: dict[str, Any]) -> _FileAnalysis:
+    model = as_model(target)
+    try:
+        reference: LdsModel | None = as_model(REFERENCE_TARGET) if target.vendor != "nvidia" else None
+    except (LdsModelError, OSError, KeyError):
+        reference = None
+    out = _FileAnalysis()
+    default = _block_param(params)
+    for view in function_views(facts):
+        for block in kernel_blocks(facts, view.fn, default):
+            accesses, unresolved = AccessWalker(facts, view, block.dims).accesses()
+            for u in unresolved:
+                out.unresolved.setdefault((u.node.loc.line, u.node.loc.col), (u, block))
+            groups: dict[tuple[str, str], list[LdsAccess]] = {}
+            for acc in accesses:
+                groups.setdefault((view.fn.usr, acc.decl.ref), []).append(acc)
+            for gkey, accs in groups.items():
+                _analyze_group(out, model, reference, facts, block, gkey, accs)
+    return out
+
+
+def _to_access(acc: LdsAccess) -> Access:
+    return Access(address=acc.offset, elem_bytes=acc.width, op=acc.op,  # type: ignore[arg-type]
+                  predicate=acc.predicate)
+
+
+def _analyze_group(out: _FileAnalysis, model: LdsModel, reference: LdsModel | None, facts: FileFacts,
+                   block: BlockGuess, gkey: tuple[str, str], accs: list[LdsAccess]) -> None:
+    conflicted = False
+    for acc in accs:
+        try:
+            r = analyze(model, _to_access(acc), block.dims, samples=acc.samples)
+        except (LdsModelError, ValueError) as exc:
+            loc = (acc.node.loc.line, acc.node.loc.col)
+            out.unresolved.setdefault(loc, (Unresolved(acc.decl, acc.node, str(exc)), block))
+            continue
+        ref_r = None
+        if reference is not None and not r.conflict_free:
+            try:
+                ref_r = analyze(reference, _to_access(acc), block.dims, samples=acc.samples)
+            except (LdsModelError, ValueError):
+                ref_r = None
+        loc = (acc.node.loc.line, acc.node.loc.col)
+        prev = out.hits.get(loc)
+        if prev is None or (r.degree, r.cycles) > (prev.result.degree, prev.result.cycles):
+            out.hits[loc] = _Hit(acc, block, r, ref_r, gkey)
+        conflicted |= not r.conflict_free
+    plan = out.plans.get(gkey)
+    if plan is None or (conflicted and not plan.advice):
+        plan = _ArrayPlan(accs[0].decl, block, accs)
+        plan.unused_padding = _unused_padding(accs)
+        if conflicted:
+            plan.advice, plan.edit = _layout_advice(model, facts, block, accs)
+        out.plans[gkey] = plan
+
+
+# ------------------------------------------------------------------------------------------- layout advice
+
+def _union_samples(accs: Sequence[LdsAccess]) -> dict[str, tuple[int, ...]]:
+    out: dict[str, tuple[int, ...]] = {}
+    for a in accs:
+        out.update(a.samples)
+    return out
+
+
+def _other_shared_bytes(facts: FileFacts, decl: SharedDecl) -> int:
+    return sum(d.total_bytes or 0 for d in facts.shared
+               if d.function in (decl.function, "") and d.ref != decl.ref)
+
+
+def _kib(n: int) -> str:
+    return f"{n // 1024} KiB" if n % 1024 == 0 else f"{n} B"
+
+
+def _layout_advice(model: LdsModel, facts: FileFacts, block: BlockGuess,
+                   accs: list[LdsAccess]) -> tuple[str, tuple[Edit, ...]]:
+    decl = accs[0].decl
+    elem = decl.elem_bytes or 0
+    subscripted = all(a.indices is not None and a.width % elem == 0 for a in accs) if elem else False
+    other = _other_shared_bytes(facts, decl)
+    if subscripted and len(decl.dims) >= 2 and all(d for d in decl.dims):
+        array = SharedArray(decl.name, tuple(int(d) for d in decl.dims), elem)  # type: ignore[arg-type]
+        arr_accs = [ArrayAccess(indices=a.indices, vector=a.width // elem, op=a.op,  # type: ignore[arg-type]
+                                predicate=a.predicate) for a in accs]
+        try:
+            # small paddings first (the usual answer); the full search only when they fail
+            res = find_padding(model, array, arr_accs, block.dims, samples=_union_samples(accs),
+                               other_shared_bytes=other, max_pad=min(4, _max_pad(model, elem)))
+            if res.padding is None or not res.padding.fits:
+                res = find_padding(model, array, arr_accs, block.dims, samples=_union_samples(accs),
+                                   other_shared_bytes=other)
+        except (LdsModelError, ValueError):
+            return "", ()
+        return _describe_layout(model, res, decl, facts)
+    if len(decl.dims) == 1 and subscripted and all(a.width == elem for a in accs):
+        return _skew_advice(model, facts, block, accs, other), ()
+    return ("the array is indexed through flattened or reinterpreted addresses, so the declaration cannot be "
+            "padded mechanically: pad the row stride in the index arithmetic or XOR-swizzle the column"), ()
+
+
+def _max_pad(model: LdsModel, elem: int) -> int:
+    """find_padding's own default bound: one pass of the widest bank table, in elements, minus one."""
+    return max(1, model.max_bytes_per_pass // elem) - 1
+
+
+def _describe_layout(model: LdsModel, res: PaddingResult, decl: SharedDecl,
+                     facts: FileFacts) -> tuple[str, tuple[Edit, ...]]:
+    limit = _kib(res.limit_bytes)
+    shape = "".join(f"[{d}]" for d in decl.dims[:-1])
+    parts: list[str] = []
+    edits: tuple[Edit, ...] = ()
+    p = res.padding
+    if p is not None:
+        fits = "fits" if p.fits else "does NOT fit"
+        parts.append(f"pad the innermost dimension by {p.pad}: {decl.name}{shape}[{decl.dims[-1]} + {p.pad}] "
+                     f"is conflict-free, {p.bytes} B of LDS (workgroup {p.total_bytes} B, {fits} in {limit})")
+        if p.fits:
+            edits = _pad_edit(facts, decl, p.pad)
+    else:
+        parts.append(f"no padding up to {res.max_pad} removes every conflict (best: {res.best_padding.pad}, "
+                     f"{res.best_padding.degree:g}-way)")
+    s = res.swizzle
+    if s is not None and s.swizzle is not None:
+        parts.append(f"{'or ' if p is not None else ''}XOR-swizzle the column without extra LDS: "
+                     f"col' = {s.swizzle.describe()} with row = the second-to-last index")
+    return "; ".join(parts), edits
+
+
+def _pad_edit(facts: FileFacts, decl: SharedDecl, pad: int) -> tuple[Edit, ...]:
+    """`[N]` -> `[N + P]` on the declaration's innermost dimension, when its text is plainly there."""
+    loc = decl.loc
+    if not (0 < loc.line <= len(facts.lines)) or loc.end_line not in (0, loc.line):
+        return ()
+    line = facts.lines[loc.line - 1]
+    start = loc.col - 1
+    end = loc.end_col - 1 if loc.end_col else len(line)
+    text = line[start:end]
+    m = re.search(rf"\b{re.escape(decl.name)}\s*((?:\[[^\[\]]+\]\s*)+)", text)
+    if m is None:
+        return ()
+    groups = list(re.finditer(r"\[([^\[\]]+)\]", m.group(1)))
+    if len(groups) != len(decl.dims):
+        return ()
+    inner = groups[-1]
+    col0 = start + m.start(1) + inner.start(1)
+    col1 = start + m.start(1) + inner.end(1)
+    old = line[col0:col1].strip()
+    return (Edit(loc.line, col0 + 1, loc.line, col1 + 1, f"{old} + {pad}"),)
+
+
+def _skew_advice(model: LdsModel, facts: FileFacts, block: BlockGuess, accs: list[LdsAccess], other: int) -> str:
+    """For a 1-D array: does one padding element per bank row (i + i / R) make every access conflict-free?"""
+    decl = accs[0].decl
+    elem = decl.elem_bytes or 4
+    per_row = max(1, model.banks * model.bank_width_bytes // elem)
+    ok = True
+    for a in accs:
+        i = a.indices[0]  # type: ignore[index]
+        skewed: Expr = ("*", ("+", i, ("/", i, per_row)), elem)
+        try:
+            r = analyze(model, Access(address=skewed, elem_bytes=elem, op=a.op,  # type: ignore[arg-type]
+                                      predicate=a.predicate), block.dims, samples=a.samples)
+        except (LdsModelError, ValueError):
+            ok = False
+            break
+        ok &= r.conflict_free
+    if not ok:
+        return ("the stride itself is the problem: change the indexing (e.g. sequential addressing, "
+                "sdata[tid] += sdata[tid + s] with s halving) rather than the layout")
+    n = decl.dims[0]
+    size = f"{(n + n // per_row) * elem} B" if n else f"N + N/{per_row} elements"
+    fits = ""
+    if n:
+        total = (n + n // per_row) * elem + other
+        fits = f", {'fits' if total <= model.limit_bytes else 'does NOT fit'} in {_kib(model.limit_bytes)}"
+    return (f"skip one element every {per_row}: index i + (i / {per_row}) (CONFLICT_FREE_OFFSET style) is "
+            f"conflict-free for every access of '{decl.name}'; {size}{fits}")
+
+
+# ----------------------------------------------------------------------------------------------- LDS-003
+
+def _padded_width(extent: int) -> tuple[int, int] | None:
+    """(unpadded width C0, pad P) when extent = C0 + P looks like a padded row: C0 a power of two >= 8, P <= 8."""
+    for pad in range(1, 9):
+        c0 = extent - pad
+        if c0 >= 8 and c0 & (c0 - 1) == 0:
+            return c0, pad
+    return None
+
+
+def _unused_padding(accs: list[LdsAccess]) -> dict[int, str]:
+    decl = accs[0].decl
+    elem = decl.elem_bytes or 0
+    if not elem or not decl.dims or any(d is None for d in decl.dims):
+        return {}
+    out: dict[int, str] = {}
+    forms = [(a, affine_of(a.offset)) for a in accs]
+    if len(decl.dims) >= 2:
+        padded = _padded_width(int(decl.dims[-1]))  # type: ignore[arg-type]
+        if padded is None:
+            return {}
+        c0, pad = padded
+        row = int(decl.dims[-1]) * elem  # type: ignore[arg-type]
+        for a, form in forms:
+            if a.indices is not None or form is None:
+                continue
+            strides = {abs(c) for s, c in form.coeffs.items() if not s.startswith("it")}
+            if any(c % (c0 * elem) == 0 for c in strides) and not any(c % row == 0 for c in strides):
+                out[id(a.node)] = (f"declared [{decl.dims[-1]}] = {c0} + {pad} per row but indexed with a row "
+                                   f"stride of {c0}")
+        return out
+    n = int(decl.dims[0])  # type: ignore[arg-type]
+    for a, form in forms:
+        if form is None:
+            continue
+        for c in sorted({abs(c) // elem for s, c in form.coeffs.items() if c % elem == 0 and not s.startswith("it")}):
+            if c >= 8 and c & (c - 1) == 0 and n % (c + 1) == 0 and n // (c + 1) >= 2:
+                out[id(a.node)] = (f"sized {n} = {n // (c + 1)} x ({c} + 1) but indexed with a row stride of {c}")
+                break
+    return out
+
+
+# --------------------------------------------------------------------------------------------- messages
+
+def _ranges(lanes: Sequence[int], limit: int = 8) -> str:
+    parts: list[str] = []
+    lanes = list(lanes)
+    i = 0
+    while i < len(lanes):
+        j = i
+        while j + 1 < len(lanes) and lanes[j + 1] == lanes[j] + 1:
+            j += 1
+        parts.append(str(lanes[i]) if i == j else f"{lanes[i]}-{lanes[j]}")
+        i = j + 1
+    text = ", ".join(parts[:limit])
+    return text + (f", ... ({len(lanes)} lanes)" if len(parts) > limit else "")
+
+
+def _where(hit: _Hit) -> str:
+    env = {**dict(hit.result.env), "bdim.x": hit.block.dims[0], "bdim.y": hit.block.dims[1],
+           "bdim.z": hit.block.dims[2]}
+    bits = []
+    for sym, name, value in hit.acc.loop_vars:
+        if sym in env:
+            try:
+                bits.append(f"{name} = {evaluate(value, env)}")
+            except EvalError:
+                bits.append(f"{name}: iteration {env[sym]}")
+    wave = f"wave {hit.result.wave}" if hit.result.wave else ""
+    ctx = ", ".join(b for b in [wave] + bits if b)
+    return f" ({ctx})" if ctx else ""
+
+
+def _degree(d: float) -> str:
+    return f"{d:.2g}" if d != int(d) else str(int(d))
+
+
+def _block_text(block: BlockGuess) -> str:
+    return f"block {block.text()} {'' if block.assumed else 'from the '}{block.source}"
+
+
+def _conflict_args(hit: _Hit, plan: _ArrayPlan | None, target: Target) -> dict[str, str]:
+    r = hit.result
+    worst = r.worst
+    return {
+        "degree": _degree(r.degree), "target": target.name, "op": hit.acc.op, "array": hit.acc.decl.name,
+        "instruction": r.instruction, "width": str(r.width_bytes),
+        "phase": _ranges(worst.lanes) if worst else "", "lanes": _ranges(r.colliding_lanes),
+        "bank": str(r.worst_bank), "where": _where(hit), "status": r.status,
+        "cycles": str(r.cycles), "ideal": str(r.ideal_cycles),
+        "advice": plan.advice if plan and plan.advice else "no layout change found; restructure the indexing",
+        "block": _block_text(hit.block),
+        "reference": _degree(hit.reference.degree) if hit.reference else "?",
+        "reference_instruction": hit.reference.instruction if hit.reference else "",
+    }
+
+
+def _severity(degree: float, params: dict[str, Any]) -> str:
+    return "warning" if degree >= float(params.get("warning_degree", 4)) else "note"
+
+
+def _confidence(hit: _Hit) -> str:
+    if hit.block.assumed or hit.result.status == "inferred":
+        return "medium"
+    return "high"
+
+
+def _loc(node: Node) -> Loc:
+    return node.loc
+
+
+def _conflicts(facts: FileFacts, target: Target, params: dict[str, Any]) -> Iterator[tuple[_Hit, _ArrayPlan | None]]:
+    fa = file_analysis(facts, target, params)
+    for loc, hit in sorted(fa.hits.items()):
+        if hit.result.conflict_free:
+            continue
+        plan = fa.plans.get(hit.key)
+        if plan is not None and id(hit.acc.node) in plan.unused_padding:
+            continue  # LDS-003 names the cause
+        yield hit, plan
+
+
+# ------------------------------------------------------------------------------------------------ matchers
+
+def bank_conflict(facts: FileFacts, target: Target, params: dict[str, Any]) -> Iterator[Match]:
+    """LDS-001: conflicted on the target and on the reference (NVIDIA) target too, or no reference."""
+    for hit, plan in _conflicts(facts, target, params):
+        if hit.reference is not None and hit.reference.conflict_free:
+            continue  # LDS-002
+        args = _conflict_args(hit, plan, target)
+        yield Match(loc=_loc(hit.acc.node), args=args, severity=_severity(hit.result.degree, params),
+                    confidence=_confidence(hit), edits=plan.edit if plan else (), suggestion=args["advice"])
+
+
+def amd_only_conflict(facts: FileFacts, target: Target, params: dict[str, Any]) -> Iterator[Match]:
+    """LDS-002: conflict-free under the reference (NVIDIA) phases, conflicted on the target."""
+    for hit, plan in _conflicts(facts, target, params):
+        if hit.reference is None or not hit.reference.conflict_free:
+            continue
+        args = _conflict_args(hit, plan, target)
+        yield Match(loc=_loc(hit.acc.node), args=args, severity=_severity(hit.result.degree, params),
+                    confidence=_confidence(hit), edits=plan.edit if plan else (), suggestion=args["advice"])
+
+
+def padding_unused(facts: FileFacts, target: Target, params: dict[str, Any]) -> Iterator[Match]:
+    """LDS-003: a padded declaration indexed as if unpadded."""
+    fa = file_analysis(facts, target, params)
+    seen: set[int] = set()
+    for plan in fa.plans.values():
+        for acc in plan.accesses:
+            why = plan.unused_padding.get(id(acc.node))
+            if why is None or id(acc.node) in seen:
+                continue
+            seen.add(id(acc.node))
+            hit = fa.hits.get((acc.node.loc.line, acc.node.loc.col))
+            cost = ""
+            if hit is not None and not hit.result.conflict_free:
+                cost = f"; as indexed, {hit.result.instruction} is {_degree(hit.result.degree)}-way conflicted"
+            yield Match(loc=_loc(acc.node), args={"array": acc.decl.name, "why": why, "cost": cost,
+                                                  "block": _block_text(plan.block)})
+
+
+def undetermined(facts: FileFacts, target: Target, params: dict[str, Any]) -> Iterator[Match]:
+    """LDS-000 (explain only): accesses whose lane mapping the model could not derive."""
+    fa = file_analysis(facts, target, params)
+    for (line, col), (u, block) in sorted(fa.unresolved.items()):
+        if (line, col) in fa.hits:
+            continue  # another instantiation or block resolved it
+        yield Match(loc=_loc(u.node), args={"array": u.decl.name, "reason": u.reason,
+                                            "block": _block_text(block)})
