@@ -23,7 +23,7 @@ from porter.lds.affine import EvalError, Expr, evaluate, symbols
 
 # Hard caps on the work done per loop / per expression; not hardware numbers.
 MAX_TRIP = 4096          # iterations simulated to find a loop's trip count
-MAX_SAMPLED_ITERS = 6    # iterations of one loop whose lanes are evaluated
+MAX_SAMPLED_ITERS = 8    # iterations of one loop whose lanes are evaluated
 MAX_DEPTH = 24           # definition chains followed through local variables
 
 _COMPOUND = {"+=": "+", "-=": "-", "*=": "*", "/=": "/", "%=": "%", "<<=": "<<", ">>=": ">>", "&=": "&",
@@ -83,13 +83,13 @@ def kernel_blocks(facts: FileFacts, fn: Function, default: Sequence[int]) -> lis
         if targs and launch.template_args and tuple(launch.template_args) != targs:
             continue
         dims = tuple(int(d) for d in launch.block_dims)
-        out.setdefault(dims, BlockGuess(dims, f"launch at line {launch.loc.line}", False))  # type: ignore[arg-type]
+        out.setdefault(dims, BlockGuess(dims, f"from the launch at line {launch.loc.line}", False))  # type: ignore[arg-type]
     if out:
         return list(out.values())
     two_d = uses_dim(fn, "y")
     if fn.launch_bounds and not two_d:
         n = int(fn.launch_bounds[0])
-        return [BlockGuess((n, 1, 1), f"__launch_bounds__({n}), assumed 1-D", False)]
+        return [BlockGuess((n, 1, 1), f"from __launch_bounds__({n}), 1-D assumed", False)]
     dims = tuple(int(d) for d in default) + (1,) * (3 - len(default))
     why = "no constant launch or __launch_bounds__"
     if fn.launch_bounds:
@@ -259,6 +259,13 @@ class AccessWalker:
                 return ["read", "write"]
             if parent.kind == "unop" and parent.op in ("++", "--", "post++", "post--"):
                 return ["read", "write"]
+            if parent.kind in ("call", "mcall") and parent.op.startswith("operator"):
+                # vector types (float4, half2) assign through C++ operators
+                op = parent.op[len("operator"):].strip()
+                if op == "=":
+                    return ["write"]
+                if op in _COMPOUND:
+                    return ["read", "write"]
         return ["read"]
 
     def _access(self, node: Node, consumed: set[int]) -> tuple[SharedDecl, Expr, tuple[Expr, ...] | None, int] | None:
@@ -731,7 +738,7 @@ def _pick(n: int) -> list[int]:
     """Iteration indices to evaluate: all of a short loop; the first few, the middle and the last otherwise."""
     if n <= MAX_SAMPLED_ITERS:
         return list(range(n))
-    return sorted({0, 1, 2, 3, n // 2, n - 1})
+    return sorted({0, 1, 2, 3, n // 2, n - 3, n - 2, n - 1})
 
 
 def _loop_var(loop: Node) -> tuple[str, str, Node | None]:

@@ -155,7 +155,12 @@ def _layout_advice(model: LdsModel, facts: FileFacts, block: BlockGuess,
     subscripted = all(a.indices is not None and a.width % elem == 0 for a in accs) if elem else False
     other = _other_shared_bytes(facts, decl)
     if subscripted and len(decl.dims) >= 2 and all(d for d in decl.dims):
-        array = SharedArray(decl.name, tuple(int(d) for d in decl.dims), elem)  # type: ignore[arg-type]
+        dims = tuple(int(d) for d in decl.dims)  # type: ignore[arg-type]
+        # A row that is already padded (e.g. [32 + 4] for NVIDIA) is searched from its unpadded width, so that
+        # "less padding" can be the answer too.
+        padded = _padded_width(dims[-1])
+        base = padded[0] if padded else dims[-1]
+        array = SharedArray(decl.name, dims[:-1] + (base,), elem)
         arr_accs = [ArrayAccess(indices=a.indices, vector=a.width // elem, op=a.op,  # type: ignore[arg-type]
                                 predicate=a.predicate) for a in accs]
         try:
@@ -167,7 +172,7 @@ def _layout_advice(model: LdsModel, facts: FileFacts, block: BlockGuess,
                                    other_shared_bytes=other)
         except (LdsModelError, ValueError):
             return "", ()
-        return _describe_layout(model, res, decl, facts)
+        return _describe_layout(model, res, decl, facts, dims[-1] - base)
     if len(decl.dims) == 1 and subscripted and all(a.width == elem for a in accs):
         return _skew_advice(model, facts, block, accs, other), ()
     return ("the array is indexed through flattened or reinterpreted addresses, so the declaration cannot be "
@@ -179,8 +184,10 @@ def _max_pad(model: LdsModel, elem: int) -> int:
     return max(1, model.max_bytes_per_pass // elem) - 1
 
 
-def _describe_layout(model: LdsModel, res: PaddingResult, decl: SharedDecl,
-                     facts: FileFacts) -> tuple[str, tuple[Edit, ...]]:
+def _describe_layout(model: LdsModel, res: PaddingResult, decl: SharedDecl, facts: FileFacts,
+                     declared_pad: int = 0) -> tuple[str, tuple[Edit, ...]]:
+    """Words (and the declaration edit) for the layout search; pads in `res` count from the unpadded width,
+    `declared_pad` is what the declaration already adds."""
     limit = _kib(res.limit_bytes)
     shape = "".join(f"[{d}]" for d in decl.dims[:-1])
     parts: list[str] = []
@@ -188,10 +195,18 @@ def _describe_layout(model: LdsModel, res: PaddingResult, decl: SharedDecl,
     p = res.padding
     if p is not None:
         fits = "fits" if p.fits else "does NOT fit"
-        parts.append(f"pad the innermost dimension by {p.pad}: {decl.name}{shape}[{decl.dims[-1]} + {p.pad}] "
-                     f"is conflict-free, {p.bytes} B of LDS (workgroup {p.total_bytes} B, {fits} in {limit})")
-        if p.fits:
-            edits = _pad_edit(facts, decl, p.pad)
+        size = f"{p.bytes} B of LDS (workgroup {p.total_bytes} B, {fits} in {limit})"
+        delta = p.pad - declared_pad
+        if delta > 0:
+            parts.append(f"pad the innermost dimension by {delta}: {decl.name}{shape}[{decl.dims[-1]} + {delta}] "
+                         f"is conflict-free, {size}")
+            if p.fits:
+                edits = _pad_edit(facts, decl, delta)
+        else:
+            base = int(decl.dims[-1]) - declared_pad  # type: ignore[arg-type]
+            parts.append(f"the declared padding of {declared_pad} is what conflicts here: a row of {base} + "
+                         f"{p.pad} = {base + p.pad} elements ({decl.name}{shape}[{base + p.pad}]) is conflict-free, "
+                         f"{size}")
     else:
         parts.append(f"no padding up to {res.max_pad} removes every conflict (best: {res.best_padding.pad}, "
                      f"{res.best_padding.degree:g}-way)")
@@ -332,7 +347,7 @@ def _degree(d: float) -> str:
 
 
 def _block_text(block: BlockGuess) -> str:
-    return f"block {block.text()} {'' if block.assumed else 'from the '}{block.source}"
+    return f"block {block.text()} {block.source}"
 
 
 def _conflict_args(hit: _Hit, plan: _ArrayPlan | None, target: Target) -> dict[str, str]:
