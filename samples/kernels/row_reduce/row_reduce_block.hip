@@ -18,6 +18,7 @@ __device__ __forceinline__ float combine(float a, float b) {
 template <int OP>
 __device__ __forceinline__ float warp_reduce(float v) {
   for (int offset = 16; offset > 0; offset >>= 1)
+    // expect: W64-003
     v = combine<OP>(v, __shfl_down_sync(0xffffffff, v, offset));
   return v;
 }

@@ -10,12 +10,14 @@
 
 __device__ __forceinline__ float warp_max(float v) {
 #pragma unroll
+  // expect: W64-003
   for (int mask = 16; mask > 0; mask >>= 1) v = fmaxf(v, __shfl_xor_sync(0xffffffff, v, mask));
   return v;
 }
 
 __device__ __forceinline__ float warp_sum(float v) {
 #pragma unroll
+  // expect: W64-003
   for (int mask = 16; mask > 0; mask >>= 1) v += __shfl_xor_sync(0xffffffff, v, mask);
   return v;
 }

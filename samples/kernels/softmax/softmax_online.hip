@@ -37,7 +37,9 @@ __global__ void softmax_online(const float* __restrict__ x, float* __restrict__ 
   }
   for (int offset = WARP_SIZE / 2; offset > 0; offset /= 2) {
     MD other;
+    // expect: W64-003
     other.m = __shfl_xor_sync(0xffffffff, acc.m, offset);
+    // expect: W64-003
     other.d = __shfl_xor_sync(0xffffffff, acc.d, offset);
     acc = md_merge(acc, other);
   }
