@@ -271,10 +271,13 @@ def _skew_advice(model: LdsModel, facts: FileFacts, block: BlockGuess, accs: lis
 # ----------------------------------------------------------------------------------------------- LDS-003
 
 def _padded_width(extent: int) -> tuple[int, int] | None:
-    """(unpadded width C0, pad P) when extent = C0 + P looks like a padded row: C0 a power of two >= 8, P <= 8."""
+    """(unpadded width C0, pad P) when extent = C0 + P looks like a padded row: C0 a power of two >= 8 and
+    1 <= P <= min(8, C0 / 4). A power-of-two extent is never taken for a padded one."""
+    if extent & (extent - 1) == 0:
+        return None
     for pad in range(1, 9):
         c0 = extent - pad
-        if c0 >= 8 and c0 & (c0 - 1) == 0:
+        if c0 >= 8 and c0 & (c0 - 1) == 0 and pad <= c0 // 4:
             return c0, pad
     return None
 

@@ -1,0 +1,170 @@
+"""LDS rules end to end (beyond the annotated samples): the numbers in the advice, the stated block assumption,
+--explain, --block, and that the fix-it edit really removes the conflict."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from porter.analysis import Request, analyze_one
+from porter.analyze_cli import analyze
+from porter.findings import Finding
+from porter.frontend_config import make_config
+from porter.ruleset import rule_by_id, select_rules
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "samples" / "lds"
+
+
+def run(path: Path, **kw: object) -> list[Finding]:
+    result = analyze_one(Request(path=str(path), config=make_config(target="gfx942"), target="gfx942", **kw))
+    assert not result.error, result.error
+    return result.findings
+
+
+def at(findings: list[Finding], rule: str, line: int) -> Finding:
+    hits = [f for f in findings if f.rule_id == rule and f.line == line]
+    assert hits, f"no {rule} on line {line}: {[(f.rule_id, f.line) for f in findings]}"
+    return hits[0]
+
+
+def line_of(path: Path, needle: str) -> int:
+    return next(i for i, text in enumerate(path.read_text().splitlines(), 1) if needle in text)
+
+
+def apply_edits(path: Path, findings: list[Finding]) -> None:
+    """Apply each distinct edit once, bottom-up so earlier positions stay valid (single-line edits only)."""
+    lines = path.read_text().splitlines(keepends=True)
+    edits = sorted({e for f in findings for e in f.edits}, key=lambda e: (e.line, e.col), reverse=True)
+    for e in edits:
+        assert e.line == e.end_line
+        text = lines[e.line - 1]
+        lines[e.line - 1] = text[:e.col - 1] + e.text + text[e.end_col - 1:]
+    path.write_text("".join(lines))
+
+
+# ------------------------------------------------------------------------------------------- advice numbers
+
+def test_naive_transpose_padding_advice() -> None:
+    path = SAMPLES / "transpose.hip"
+    line = line_of(path, "= tile[threadIdx.x][threadIdx.y + j];")
+    f = at(run(path), "LDS-001", line)
+    # 32 lanes of a half-wave read one column of a [32][32] float tile: all on one bank.
+    assert f.message.startswith("32-way LDS bank conflict on gfx942")
+    assert "ds_read_b32" in f.message and "lanes 0-31" in f.message
+    # Smallest fix: one float per row; 32 x 33 x 4 = 4224 bytes, far below 64 KiB.
+    assert "pad the innermost dimension by 1" in f.message
+    assert "4224 B of LDS" in f.message and "fits in 64 KiB" in f.message
+    assert "block 32x8x1 from the launch at line" in f.message
+    assert f.severity == "warning" and f.confidence == "high"
+    decl = line_of(path, "__shared__ float tile[TILE_DIM][TILE_DIM];")
+    assert len(f.edits) == 1
+    e = f.edits[0]
+    assert (e.line, e.text) == (decl, "TILE_DIM + 1")
+    assert path.read_text().splitlines()[decl - 1][e.col - 1:e.end_col - 1] == "TILE_DIM"
+
+
+def test_two_way_is_a_note_and_strided_reduction_gets_index_advice() -> None:
+    scan = SAMPLES / "scan.hip"
+    f = at(run(scan), "LDS-001", line_of(scan, "temp[2 * thid] = g_data[2 * thid];"))
+    assert f.message.startswith("2-way") and f.severity == "note"
+    reduce = SAMPLES / "reduce.hip"
+    f = at(run(reduce), "LDS-001", line_of(reduce, "sdata[index] += sdata[index + s];"))
+    # index = 2*s*tid with s = 4: stride 8 dwords, 8 of the 32 active lanes per bank.
+    assert f.message.startswith("8-way") and "(s = 4)" in f.message and f.severity == "warning"
+    assert "i + (i / 32)" in f.message
+
+
+def test_float4_conflict_is_amd_only() -> None:
+    path = SAMPLES / "vector.hip"
+    findings = run(path)
+    line = line_of(path, "float4 v = reinterpret_cast<const float4*>(&tile[ty][0])[tx];")
+    f = at(findings, "LDS-002", line)
+    assert "ds_read_b128" in f.message and "sm_90 is conflict-free" in f.message
+    # lane 0 (row 0, byte 0) and lane 22 (row 2, col 6: 2*144 + 96 = 384 B = dword 96) share bank 0
+    assert "lanes 0, 22 to bank 0" in f.message
+    assert "tile[64][32]" in f.message  # the NVIDIA padding is what hurts here
+    assert not [x for x in findings if x.rule_id == "LDS-001" and x.line == line]
+
+
+def test_padding_unused_flat_alias() -> None:
+    path = SAMPLES / "transpose.hip"
+    f = at(run(path), "LDS-003", line_of(path, "tile_flat[threadIdx.x * TILE_DIM"))
+    assert "declared [33] = 32 + 1 per row but indexed with a row stride of 32" in f.message
+    assert "32-way conflicted" in f.message
+
+
+# --------------------------------------------------------------------------------------- assumed block dims
+
+def test_assumed_block_is_stated_and_overridable() -> None:
+    path = SAMPLES / "misc.hip"
+    line = line_of(path, "counters[threadIdx.x * NUM_BUCKETS + b] = 0;")
+    f = at(run(path), "LDS-001", line)
+    assert "block 256x1x1 assumed (no constant launch or __launch_bounds__; set --block X,Y,Z)" in f.message
+    assert f.confidence == "medium"
+    g = at(run(path, params=(("default_block", (64, 1, 1)),)), "LDS-001", line)
+    assert "block 64x1x1 assumed" in g.message
+
+
+def test_launch_bounds_gives_a_1d_block() -> None:
+    path = SAMPLES / "vector.hip"
+    f = at(run(path), "LDS-001", line_of(path, "out[t] = grid2[t % 8][t / 8];"))
+    assert "block 256x1x1 from __launch_bounds__(256), 1-D assumed" in f.message
+    assert "ds_read_b64" in f.message and f.confidence == "medium"  # b64 phases are inferred
+
+
+# ------------------------------------------------------------------------------------------------ --explain
+
+def test_explain_lists_undetermined_access() -> None:
+    path = SAMPLES / "misc.hip"
+    line = line_of(path, "keys[i] % NUM_BUCKETS] += 1;")
+    assert not [f for f in run(path) if f.rule_id == "LDS-000"]
+    f = at(run(path, explain=True), "LDS-000", line)
+    assert "an index loaded from memory" in f.message and f.severity == "note"
+    assert "LDS-000" not in {r.id for r in select_rules()}
+    assert "LDS-000" in {r.id for r in select_rules(explain=True)}
+    assert rule_by_id("LDS-000").explain_only
+
+
+def test_cli_explain_and_block() -> None:
+    path = str(SAMPLES / "misc.hip")
+    runner = CliRunner()
+    plain = runner.invoke(analyze, [path, "-q", "-j", "1", "--select", "LDS"])
+    assert "LDS-000" not in plain.output and "LDS-001" in plain.output
+    explained = runner.invoke(analyze, [path, "-q", "-j", "1", "--select", "LDS", "--explain"])
+    assert "LDS-000" in explained.output and "an index loaded from memory" in explained.output
+    blocked = runner.invoke(analyze, [path, "-q", "-j", "1", "--select", "LDS-001", "--block", "128,1,1"])
+    assert "block 128x1x1 assumed" in blocked.output
+    bad = runner.invoke(analyze, [path, "-q", "-j", "1", "--block", "0,1"])
+    assert bad.exit_code == 2
+
+
+# -------------------------------------------------------------------------------------------------- fix-its
+
+@pytest.mark.parametrize("name,kernel_line", [
+    ("transpose.hip", "= tile[threadIdx.x][threadIdx.y + j];"),
+    ("gemm.hip", "sum += As[ty][k] * BsT[tx][k];"),
+])
+def test_fix_it_reanalyzes_clean(tmp_path: Path, name: str, kernel_line: str) -> None:
+    src = SAMPLES / name
+    copy = tmp_path / name
+    shutil.copy(src, copy)
+    before = [f for f in run(copy) if f.rule_id in ("LDS-001", "LDS-002")]
+    line = line_of(copy, kernel_line)
+    assert any(f.line == line and f.edits for f in before)
+    apply_edits(copy, before)
+    after = [f for f in run(copy) if f.rule_id in ("LDS-001", "LDS-002")]
+    assert not after, [f"{f.line}: {f.message}" for f in after]
+
+
+def test_rule_docs_name_the_model_and_counters() -> None:
+    for rid in ("LDS-001", "LDS-002"):
+        rule = rule_by_id(rid)
+        assert rule is not None
+        assert "SQ_LDS_BANK_CONFLICT" in rule.why and "SQ_LDS_IDX_ACTIVE" in rule.why
+        assert "3.125" in rule.why
+        assert any("Composable Kernel" in r for r in rule.references)
+    assert "{0-3,20-23}" in rule_by_id("LDS-001").why and "inferred" in rule_by_id("LDS-001").why
