@@ -12,6 +12,7 @@ from porter import __version__
 # subcommand name -> "module:attribute" (a click.Command)
 _COMMANDS: dict[str, str] = {
     "analyze": "porter.analyze_cli:analyze",
+    "convert": "porter.convert_cli:convert",
     "emulate": "porter.emulate_cli:emulate",
     "rules": "porter.rules_cli:rules",
     "toolchain": "porter.toolchain_cli:toolchain",

@@ -40,6 +40,7 @@ CROSS_LANE_CALLS = frozenset({
 _BINOPS = {3: "*", 4: "/", 5: "%", 6: "+", 7: "-", 8: "<<", 9: ">>", 10: "<=>", 11: "<", 12: ">", 13: "<=",
            14: ">=", 15: "==", 16: "!=", 17: "&", 18: "^", 19: "|", 20: "&&", 21: "||", 22: "=", 23: "*=",
            24: "/=", 25: "%=", 26: "+=", 27: "-=", 28: "<<=", 29: ">>=", 30: "&=", 31: "^=", 32: "|=", 33: ","}
+_OVERLOADABLE = {"=", "+=", "-=", "*=", "/=", "+", "-", "*", "/", "<", ">", "<=", ">=", "==", "!="}
 _UNOPS = {1: "post++", 2: "post--", 3: "++", 4: "--", 5: "&", 6: "*", 7: "+", 8: "-", 9: "~", 10: "!"}
 _CASTS = {"CSTYLE_CAST_EXPR": "c", "CXX_STATIC_CAST_EXPR": "static", "CXX_REINTERPRET_CAST_EXPR": "reinterpret",
           "CXX_FUNCTIONAL_CAST_EXPR": "functional", "CXX_CONST_CAST_EXPR": "const"}
@@ -567,8 +568,18 @@ class _Extractor:
         children = list(c.get_children())
         config = next((ch for ch in children if _kind(ch) == "CALL_EXPR" and
                        ch.spelling in ("__hipPushCallConfiguration", "hipConfigureCall")), None)
-        args = tuple(k for k in (self.convert(a) for a in c.get_arguments()) if k is not None)
         name = c.spelling
+        if name.startswith("operator") and name[8:] in _OVERLOADABLE:
+            # `h = x` on struct types (__half, float4) is an operator call: keep it an assignment/binop
+            kids = [k for k in (self.convert(ch) for ch in children) if k is not None and
+                    not (k.kind in ("ref", "cast") and any(n.kind == "ref" and n.op.startswith("operator")
+                                                           for n in k.walk()))]
+            if len(kids) == 2:
+                return Node("binop", op=name[8:], type=c.type.spelling, loc=loc, children=tuple(kids))
+        args = tuple(k for k in (self.convert(a) for a in c.get_arguments()) if k is not None)
+        if len(args) == 1 and name and name == c.type.spelling and \
+                args[0].type.replace("const ", "").rstrip(" &") == name:
+            return args[0]  # a copy construction of a struct value (__half, float4): the value itself
         if config is not None:
             cfg = tuple(k for k in (self.convert(a) for a in config.get_arguments()) if k is not None)
             node = Node("launch", op=name, type="void", loc=loc, children=cfg + args)
@@ -578,10 +589,13 @@ class _Extractor:
         if children and _kind(children[0]) == "MEMBER_REF_EXPR":
             inner = list(children[0].get_children())
             base = self.convert(inner[0]) if inner else None
+        # which function (which template instantiation) is called, for user functions only
+        ref = c.referenced if name and not name.startswith("__") and name not in CROSS_LANE_CALLS else None
+        rid = self._id(ref) if ref is not None and ref.location.file is not None else ""
         if base is not None:
-            node = Node("mcall", op=name, type=c.type.spelling, loc=loc, children=(base,) + args)
+            node = Node("mcall", op=name, type=c.type.spelling, ref=rid, loc=loc, children=(base,) + args)
         else:
-            node = Node("call", op=name, type=c.type.spelling, loc=loc, children=args)
+            node = Node("call", op=name, type=c.type.spelling, ref=rid, loc=loc, children=args)
         if name in CROSS_LANE_CALLS and self.current_fn:
             self.cross_lane.append(CrossLaneCall(self.current_fn, name, args, loc))
         return node

@@ -78,7 +78,18 @@ class FunctionView:
 
     @cached_property
     def all_nodes(self) -> tuple[Node, ...]:
-        return tuple(self.fn.body.walk()) if self.fn.body is not None else ()
+        """Every node of the body in pre-order, leaving out branches that are dead in this instantiation
+        (`if (ACT == 0)` with ACT a template argument)."""
+        out: list[Node] = []
+        stack = [self.fn.body] if self.fn.body is not None else []
+        while stack:
+            node = stack.pop()
+            out.append(node)
+            kids = node.children
+            if node.kind == "if" and len(kids) >= 2 and kids[0].value is not None:
+                kids = (kids[0], kids[1]) if kids[0].value else (kids[0],) + kids[2:3]
+            stack.extend(reversed(kids))
+        return tuple(out)
 
     @cached_property
     def _calls(self) -> tuple[Node, ...]:
@@ -232,13 +243,16 @@ class FileView:
             self.by_name.setdefault(v.fn.name, []).append(v)
 
     def callees(self, view: FunctionView, depth: int = 0) -> Iterator[FunctionView]:
-        """Device functions this one calls, transitively (by name; overloads are all included)."""
+        """Device functions this one calls, transitively: the exact instantiation where the call names it,
+        else every overload of the name."""
         seen: set[int] = set()
         stack = [(view, 0)]
         while stack:
             cur, d = stack.pop()
             for call in cur.calls():
-                for callee in self.by_name.get(call.op, []):
+                named = self.by_name.get(call.op, [])
+                exact = [v for v in named if call.ref and v.fn.usr == call.ref]
+                for callee in exact or named:
                     if id(callee) not in seen and callee.fn.kind != "host" and d < 6:
                         seen.add(id(callee))
                         yield callee

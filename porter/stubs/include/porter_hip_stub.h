@@ -174,7 +174,7 @@ __device__ int atomicOr(int*, int);
 __device__ unsigned int atomicInc(unsigned int*, unsigned int);
 
 // ---- device math: __device__-only overloads so host declarations from <cmath> never clash ----
-#define PORTER_MATH1(f) __device__ float f##f(float); __device__ double f(double);
+#define PORTER_MATH1(name) __device__ float name##f(float); __device__ double name(double);
 PORTER_MATH1(exp) PORTER_MATH1(exp2) PORTER_MATH1(log) PORTER_MATH1(log2) PORTER_MATH1(sqrt)
 PORTER_MATH1(rsqrt) PORTER_MATH1(tanh) PORTER_MATH1(sin) PORTER_MATH1(cos) PORTER_MATH1(fabs)
 PORTER_MATH1(floor) PORTER_MATH1(ceil) PORTER_MATH1(erf) PORTER_MATH1(round)
