@@ -4,7 +4,10 @@ time limit is reported for that file, its worker is replaced, and every other fi
 from __future__ import annotations
 
 import multiprocessing as mp
+import os
+import signal
 import time
+import traceback
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from typing import Any, Callable, Iterable, Iterator
@@ -26,7 +29,13 @@ def _worker(conn: Connection, fn: Callable[[Any], Any]) -> None:
             return
         if item is None:
             return
-        conn.send(fn(item))
+        try:
+            result = fn(item)
+        except Exception as exc:  # a porter bug on one input: report it for that file, no traceback, keep going
+            where = traceback.extract_tb(exc.__traceback__)[-1]
+            result = Failure(item, f"internal error: {type(exc).__name__}: {str(exc)[:200]} "
+                                   f"(at {os.path.basename(where.filename)}:{where.lineno}; please report it)")
+        conn.send(result)
 
 
 class _Slot:
@@ -70,7 +79,9 @@ def imap(fn: Callable[[Any], Any], items: Iterable[Any], jobs: int, timeout: flo
                     code = slot.proc.exitcode
                     slot.proc.join(timeout=5)
                     code = slot.proc.exitcode if code is None else code
-                    yield Failure(slot.item, f"the analyzer process crashed (exit code {code})")
+                    how = f"killed by {signal.Signals(-code).name}" if code and code < 0 and -code in \
+                        signal.valid_signals() else f"exit code {code}"
+                    yield Failure(slot.item, f"the analyzer process crashed ({how})")
                     _replace(slots, slot, ctx, fn)
                     continue
                 slot.item = None
