@@ -715,7 +715,7 @@ class _Extractor:
             base = inner
         if base.kind == "ref" and base.ref in self.shared_refs:
             decl = self.shared_refs[base.ref]
-            self.accesses.append(SharedAccess(function=self.current_fn, array=decl.name, ref=decl.ref,
+            self._add_access(SharedAccess(function=self.current_fn, array=decl.name, ref=decl.ref,
                                               indices=tuple(reversed(indices)), is_write=False,
                                               elem_type=elem_type, width_bytes=width, loc=node.loc))
 
@@ -730,9 +730,19 @@ class _Extractor:
             cur = cur.children[0]
         if cur.kind == "ref" and cur.ref in self.shared_refs:
             decl = self.shared_refs[cur.ref]
-            self.accesses.append(SharedAccess(function=self.current_fn, array=decl.name, ref=decl.ref,
+            self._add_access(SharedAccess(function=self.current_fn, array=decl.name, ref=decl.ref,
                                               indices=tuple(reversed(idx)) + extra, is_write=False,
                                               elem_type=elem_type, width_bytes=width, loc=node.loc))
+
+    def _add_access(self, access: SharedAccess) -> None:
+        """`tile[r][c]` is converted inside out: the partial `tile[r]` was recorded just before; the full
+        subscript replaces it."""
+        last = self.accesses[-1] if self.accesses else None
+        if last is not None and last.ref == access.ref and (last.loc.line, last.loc.col) == \
+                (access.loc.line, access.loc.col) and len(last.indices) < len(access.indices):
+            self.accesses[-1] = access
+        else:
+            self.accesses.append(access)
 
     def _diagnostics(self) -> tuple[Diagnostic, ...]:
         out = []

@@ -17,7 +17,10 @@ from sample_annotations import ROOT, Annotation, annotations, sample_files
 
 @cache
 def findings_for(path: Path) -> tuple[Finding, ...]:
-    req = Request(path=str(path), config=make_config(target="gfx942"), target="gfx942")
+    from porter.ruleset import rule_by_id
+    # explain-only rules (LDS-000) run where a sample annotates them, as `porter analyze --explain` would
+    explain = any((r := rule_by_id(a.rule_id)) is not None and r.explain_only for a in annotations(path))
+    req = Request(path=str(path), config=make_config(target="gfx942"), target="gfx942", explain=explain)
     result = analyze_one(req)
     assert not result.error, result.error
     return tuple(result.findings)

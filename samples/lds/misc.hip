@@ -14,10 +14,11 @@ __global__ void privateHistogram(const int* keys, int* hist, int n) {
   __syncthreads();
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
     // ok: LDS-001 (the bucket comes from memory: not modelled, listed by --explain)
+    // expect: LDS-000
     counters[threadIdx.x * NUM_BUCKETS + keys[i] % NUM_BUCKETS] += 1;
   }
   __syncthreads();
-  // ok: LDS-001
+  // ok: LDS-001, LDS-000
   hist[blockIdx.x * blockDim.x + threadIdx.x] = counters[threadIdx.x];
 }
 
