@@ -3,6 +3,7 @@ time limit is reported for that file, its worker is replaced, and every other fi
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing as mp
 import os
 import signal
@@ -21,7 +22,17 @@ class Failure:
     reason: str
 
 
-def _worker(conn: Connection, fn: Callable[[Any], Any]) -> None:
+def _worker(conn: Connection, fn: Callable[[Any], Any], parent: int) -> None:
+    # Ctrl-C reaches the whole process group: the parent stops the workers, they print nothing. A worker must
+    # not outlive the parent (a killed parent would leave it holding the caller's stdout/stderr pipes open).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    try:
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG (Linux)
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != parent:
+        return
     while True:
         try:
             item = conn.recv()
@@ -41,7 +52,7 @@ def _worker(conn: Connection, fn: Callable[[Any], Any]) -> None:
 class _Slot:
     def __init__(self, ctx: Any, fn: Callable[[Any], Any]) -> None:
         self.conn, child = ctx.Pipe()
-        self.proc = ctx.Process(target=_worker, args=(child, fn), daemon=True)
+        self.proc = ctx.Process(target=_worker, args=(child, fn, os.getpid()), daemon=True)
         self.proc.start()
         child.close()
         self.item: Any = None
@@ -94,11 +105,12 @@ def imap(fn: Callable[[Any], Any], items: Iterable[Any], jobs: int, timeout: flo
                     _replace(slots, slot, ctx, fn)
     finally:
         for slot in slots:
-            try:
-                slot.conn.send(None)
-            except (OSError, ValueError):
-                pass
-            slot.proc.join(timeout=1)
+            if slot.item is None:  # idle: let it exit; a busy one (interrupted run) is killed at once
+                try:
+                    slot.conn.send(None)
+                except (OSError, ValueError):
+                    pass
+                slot.proc.join(timeout=1)
             slot.stop()
 
 
