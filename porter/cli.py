@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import importlib
+import signal
+import sys
 
 import click
 
@@ -19,7 +21,30 @@ _COMMANDS: dict[str, str] = {
 }
 
 
+class _Terminated(BaseException):
+    """SIGTERM, raised in the main thread so that cleanup (workers, temporary files) runs as for Ctrl-C."""
+
+
+def _on_sigterm(signum: int, frame: object) -> None:
+    raise _Terminated()
+
+
 class _LazyGroup(click.Group):
+    def invoke(self, ctx: click.Context) -> object:
+        # click turns Ctrl-C into "Aborted!" and exit 1, which CI would read as "findings": say what happened
+        # and use the shell's codes (130 for SIGINT, 143 for SIGTERM).
+        previous = signal.signal(signal.SIGTERM, _on_sigterm)
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            click.echo("\nporter: interrupted", err=True)
+            sys.exit(130)
+        except _Terminated:
+            click.echo("porter: terminated", err=True)
+            sys.exit(143)
+        finally:
+            signal.signal(signal.SIGTERM, previous)
+
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(_COMMANDS)
 
