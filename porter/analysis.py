@@ -34,6 +34,9 @@ class FileResult:
     error: str = ""                                      # the file could not be analyzed at all
     facts: dict[str, Any] | None = None
     seconds: float = 0.0
+    unused_ignores: list[str] = field(default_factory=list)   # "path:line: text" of ignores that matched nothing
+    sha256: str = ""                                     # of the text analyzed (--fix refuses changed files)
+    parse_errors: int = 0
 
 
 def collect(paths: list[str]) -> tuple[list[str], list[str]]:
@@ -73,6 +76,7 @@ def analyze_one(req: Request) -> FileResult:
     """Worker entry point: parse, extract, run the rules. Never raises for a bad input file."""
     from porter.frontend import FrontendError, analyze_file
     from porter.ruleset import run_rules, select_rules
+    from porter.suppress import apply_ignores, with_fingerprints
     from porter.targets import load_target
 
     start = time.perf_counter()
@@ -88,8 +92,13 @@ def analyze_one(req: Request) -> FileResult:
     errors = sum(1 for d in facts.diagnostics if d.severity in ("error", "fatal"))
     if errors and not facts.functions:
         result.notes.append(f"{req.path}: {errors} parse errors and no functions recovered; nothing was checked")
-    result.findings = run_rules(facts, load_target(req.target), select_rules(req.select, req.ignore, req.explain),
-                                dict(req.params))
+    findings = run_rules(facts, load_target(req.target), select_rules(req.select, req.ignore, req.explain),
+                         dict(req.params))
+    findings, ignores = apply_ignores(with_fingerprints(findings, facts.lines), facts.lines)
+    result.findings = findings
+    result.unused_ignores = [f"{req.path}:{i.line}: {i.text}" for i in ignores if not i.used]
+    result.sha256 = facts.sha256
+    result.parse_errors = errors
     if req.dump_facts:
         result.facts = facts.to_json()
     result.seconds = time.perf_counter() - start

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 
 import click
 
@@ -27,7 +28,8 @@ def _targets() -> list[str]:
 @click.option("-p", "--compile-commands", "compile_db", type=click.Path(dir_okay=False), default=None,
               help="compile_commands.json giving per-file -I/-D/-std flags (never executed).")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
-              help="text: path:line:col: ID [severity] message; json: one record per finding.")
+              help="text: path:line:col: ID [severity] message; json: one record per finding; sarif: SARIF 2.1.0 "
+                   "for code scanning; github: workflow annotations.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
               help="Write the report to FILE (atomically) instead of stdout.")
 @click.option("--fail-on", type=click.Choice(SEVERITIES + ("never",)), default="warning", show_default=True,
@@ -49,11 +51,26 @@ def _targets() -> list[str]:
               help="Also list what could not be checked (LDS-000: accesses whose lane mapping is unknown).")
 @click.option("--block", "block", default=None, metavar="X,Y,Z",
               help="Block size assumed for kernels without a constant launch or __launch_bounds__ [default: 256,1,1].")
+@click.option("--diff", "diff_base", default=None, metavar="BASE",
+              help="Only files changed since git ref BASE, and only findings on changed lines.")
+@click.option("--baseline", default=None, type=click.Path(dir_okay=False),
+              help="Report only findings that are not in this baseline file.")
+@click.option("--write-baseline", default=None, type=click.Path(dir_okay=False),
+              help="Record the current findings in FILE (then exit 0).")
+@click.option("--report-unused-ignores", is_flag=True,
+              help="Report `porter: ignore[...]` / NOLINT(porter-...) comments that suppress nothing (exit 1).")
+@click.option("--fix", is_flag=True, help="Apply the mechanical fix-its (64-bit masks, __popcll, 1ull << lane, ...).")
+@click.option("--dry-run", is_flag=True, help="With --fix: print the unified diff, change nothing.")
+@click.option("--config", "config_file", default=None, type=click.Path(dir_okay=False, exists=True),
+              help="pyproject.toml with a [tool.porter] table [default: the nearest one above the current folder].")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary line.")
-def analyze(paths: tuple[str, ...], target: str, include_dirs: tuple[str, ...], defines: tuple[str, ...],
-            compile_db: str | None, fmt: str, output: str | None, fail_on: str, select: tuple[str, ...],
-            ignore: tuple[str, ...], min_confidence: str, jobs: int | None, timeout: float, max_file_size: int,
-            no_pch: bool, show_fix: bool, dump_facts: bool, explain: bool, block: str | None, quiet: bool) -> None:
+@click.pass_context
+def analyze(ctx: click.Context, paths: tuple[str, ...], target: str, include_dirs: tuple[str, ...],
+            defines: tuple[str, ...], compile_db: str | None, fmt: str, output: str | None, fail_on: str,
+            select: tuple[str, ...], ignore: tuple[str, ...], min_confidence: str, jobs: int | None, timeout: float,
+            max_file_size: int, no_pch: bool, show_fix: bool, dump_facts: bool, explain: bool, block: str | None,
+            diff_base: str | None, baseline: str | None, write_baseline: str | None, report_unused_ignores: bool,
+            fix: bool, dry_run: bool, config_file: str | None, quiet: bool) -> None:
     """Find code that hipify leaves wrong or slow on AMD Instinct GPUs.
 
     PATHS are .hip/.cu/.cuh/.cpp/.h files or folders (searched recursively). Each file is parsed with
@@ -66,12 +83,34 @@ def analyze(paths: tuple[str, ...], target: str, include_dirs: tuple[str, ...], 
       porter analyze kernel.hip --select W64-003 --show-fix
       porter rules W64-001          # what a rule finds and how to fix it
 
+    \b
+    Pull-request review:
+      porter analyze --diff origin/main --format sarif -o porter.sarif src/
+      porter analyze src/ --write-baseline porter-baseline.json   # accept today's findings
+      porter analyze src/ --baseline porter-baseline.json          # report only new ones
+      porter analyze src/ --fix --dry-run                          # show the mechanical fixes
+
+    Suppress a finding with `// porter: ignore[W64-003] reason` on its line or the line before,
+    `// porter: ignore-file[ID]` for a file, or `// NOLINT(porter-W64-003)`.
+    Defaults can be set in [tool.porter] of pyproject.toml; command-line options win.
+
     Exit status: 0 no findings at or above --fail-on, 1 findings, 2 usage or input error.
     """
     from porter.analysis import Request, collect, run
     from porter.frontend_config import make_config
     from porter.progress import progress_bar
     from porter.ruleset import RuleError, select_rules
+
+    settings = _apply_config(ctx, config_file)
+    target, include_dirs, defines, compile_db, fmt = (settings[k] for k in (
+        "target", "include_dirs", "defines", "compile_db", "fmt"))
+    fail_on, select, ignore, min_confidence, jobs, timeout = (settings[k] for k in (
+        "fail_on", "select", "ignore", "min_confidence", "jobs", "timeout"))
+    max_file_size, baseline, block = settings["max_file_size"], settings["baseline"], settings["block"]
+    if dry_run and not fix:
+        raise click.UsageError("--dry-run goes with --fix")
+    if fmt not in FORMATS:
+        raise click.UsageError(f"format '{fmt}' from the configuration is not one of {', '.join(FORMATS)}")
 
     params: tuple = ()
     if block is not None:
@@ -91,6 +130,19 @@ def analyze(paths: tuple[str, ...], target: str, include_dirs: tuple[str, ...], 
     if compile_db and not os.path.isfile(compile_db):
         raise click.UsageError(f"{compile_db}: compile database not found")
     files, problems = collect(list(paths))
+    changed: dict | None = None
+    if diff_base is not None:
+        from porter.gitdiff import DiffError, changed_lines
+        try:
+            changed = changed_lines(diff_base, Path.cwd())
+        except DiffError as exc:
+            raise click.UsageError(str(exc)) from exc
+        files = [f for f in files if Path(f).resolve() in changed]
+        if not files and not problems:
+            if not quiet:
+                click.echo(f"porter: no changed HIP/CUDA sources since {diff_base}", err=True)
+            _emit(render(fmt, [], files=0, errors=[], notes=[]), output)
+            sys.exit(EXIT_CLEAN)
     for p in problems:
         click.echo(f"porter: error: {p}", err=True)
     if not files:
@@ -117,16 +169,79 @@ def analyze(paths: tuple[str, ...], target: str, include_dirs: tuple[str, ...], 
     order = ("low", "medium", "high")
     findings = sorted((f for r in results for f in r.findings
                        if order.index(f.confidence) >= order.index(min_confidence)), key=lambda f: f.sort_key())
+    if changed is not None:
+        findings = [f for f in findings if changed.get(Path(f.path).resolve()) is None
+                    or f.line in changed[Path(f.path).resolve()]]  # type: ignore[operator]
+    if write_baseline is not None:
+        from porter.baseline import write_baseline as _write
+        count = _write(write_baseline, findings)
+        click.echo(f"porter: wrote {count} findings to baseline {write_baseline}", err=True)
+        sys.exit(EXIT_USAGE if problems or errors else EXIT_CLEAN)
+    if baseline is not None:
+        from porter.baseline import BaselineError, filter_baseline, load_baseline
+        try:
+            findings, absorbed = filter_baseline(findings, load_baseline(baseline))
+        except BaselineError as exc:
+            raise click.UsageError(str(exc)) from exc
+        if not quiet and absorbed:
+            click.echo(f"porter: {absorbed} findings are in the baseline {baseline}", err=True)
+    if fix:
+        _fix(findings, results, config, target, dry_run, quiet)
+    active = [f for f in findings if not f.suppressed]
     _emit(render(fmt, findings, files=len(results), errors=errors, notes=notes, show_fix=show_fix), output)
+    unused = [u for r in results for u in r.unused_ignores] if report_unused_ignores else []
+    for u in unused:
+        click.echo(f"{u}: unused porter suppression", err=True)
     if not quiet:
-        counts = {s: sum(1 for f in findings if f.severity == s) for s in SEVERITIES}
-        click.echo(f"porter: {len(findings)} findings ({counts['error']} errors, {counts['warning']} warnings, "
-                   f"{counts['note']} notes) in {len(results)} files", err=True)
+        counts = {s: sum(1 for f in active if f.severity == s) for s in SEVERITIES}
+        suppressed = len(findings) - len(active)
+        click.echo(f"porter: {len(active)} findings ({counts['error']} errors, {counts['warning']} warnings, "
+                   f"{counts['note']} notes) in {len(results)} files"
+                   + (f", {suppressed} suppressed" if suppressed else ""), err=True)
     if problems or errors:
         sys.exit(EXIT_USAGE)
-    if fail_on != "never" and any(severity_rank(f.severity) >= severity_rank(fail_on) for f in findings):
+    if unused or (fail_on != "never" and any(severity_rank(f.severity) >= severity_rank(fail_on) for f in active)):
         sys.exit(EXIT_FINDINGS)
     sys.exit(EXIT_CLEAN)
+
+
+def _apply_config(ctx: click.Context, config_file: str | None) -> dict:
+    """CLI > [tool.porter] > defaults: a config value replaces an option only where the command line left
+    the option at its default."""
+    from click.core import ParameterSource
+
+    from porter.config import ConfigError, find_pyproject, load
+
+    values = dict(ctx.params)
+    path = Path(config_file) if config_file else find_pyproject(Path.cwd())
+    if path is None:
+        return values
+    try:
+        loaded = load(path)
+    except ConfigError as exc:
+        raise click.UsageError(str(exc)) from exc
+    for name, value in loaded.items():
+        if ctx.get_parameter_source(name) in (ParameterSource.DEFAULT, None):
+            values[name] = value
+    return values
+
+
+def _fix(findings: list, results: list, config, target: str, dry_run: bool, quiet: bool) -> None:  # type: ignore[no-untyped-def]
+    from porter.analysis import Request, analyze_one
+    from porter.fixer import fix_files
+
+    def reparse(path: str) -> int:
+        return analyze_one(Request(path=path, config=config, target=target, select=("NONE",))).parse_errors
+
+    report = fix_files(findings, {r.path: r.sha256 for r in results}, {r.path: r.parse_errors for r in results},
+                       reparse, dry_run)
+    if dry_run:
+        sys.stdout.write(report.diff)
+    for s in report.skipped:
+        click.echo(f"porter: fix: {s}", err=True)
+    if not quiet:
+        verb = "would fix" if dry_run else "fixed"
+        click.echo(f"porter: {verb} {sum(report.fixed.values())} places in {len(report.fixed)} files", err=True)
 
 
 def _emit(text: str, output: str | None) -> None:

@@ -47,6 +47,8 @@ class Finding:
     message: str
     fix: str
     edits: tuple[Edit, ...] = ()
+    fingerprint: str = ""                   # stable id for baselines and SARIF partialFingerprints
+    suppressed: str = ""                    # the in-source ignore's justification, when suppressed
 
     def sort_key(self) -> tuple:
         return (self.path, self.line, self.col, self.rule_id)

@@ -14,6 +14,7 @@ import os
 import re
 import shlex
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import clang.cindex as ci
@@ -760,7 +761,7 @@ class _Extractor:
 
 
 def extract(tu: ci.TranslationUnit, path: Path, target: str, text: str) -> FileFacts:
-    facts = _Extractor(tu, path, target, text).run()
+    facts = replace(_Extractor(tu, path, target, text).run(), sha256=hashlib.sha256(text.encode()).hexdigest())
     return _mark_writes(facts)
 
 
@@ -780,7 +781,6 @@ def _mark_writes(facts: FileFacts) -> FileFacts:
     accesses = tuple(a if (a.loc.line, a.loc.col) not in written else
                      SharedAccess(a.function, a.array, a.ref, a.indices, True, a.elem_type, a.width_bytes, a.loc)
                      for a in facts.shared_accesses)
-    from dataclasses import replace
     return replace(facts, shared_accesses=accesses)
 
 

@@ -1,14 +1,20 @@
-"""Formatting findings for people (text) and tools (json)."""
+"""Formatting findings for people (text), tools (json), code scanning (sarif) and CI logs (github)."""
 
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
 from typing import Iterable
+from urllib.parse import quote
 
 from porter import __version__
 from porter.findings import Finding
 
-FORMATS = ("text", "json")
+FORMATS = ("text", "json", "sarif", "github")
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+_SARIF_LEVEL = {"error": "error", "warning": "warning", "note": "note"}
+_GITHUB_LEVEL = {"error": "error", "warning": "warning", "note": "notice"}
 
 
 def format_text(findings: Iterable[Finding], *, show_fix: bool = False) -> str:
@@ -23,7 +29,7 @@ def format_text(findings: Iterable[Finding], *, show_fix: bool = False) -> str:
 def finding_json(f: Finding) -> dict:
     return {"rule_id": f.rule_id, "category": f.category, "severity": f.severity, "confidence": f.confidence,
             "path": f.path, "line": f.line, "column": f.col, "end_line": f.end_line, "end_column": f.end_col,
-            "message": f.message, "fix": f.fix,
+            "message": f.message, "fix": f.fix, "fingerprint": f.fingerprint,
             "edits": [{"line": e.line, "column": e.col, "end_line": e.end_line, "end_column": e.end_col,
                        "text": e.text} for e in f.edits]}
 
@@ -34,8 +40,112 @@ def format_json(findings: Iterable[Finding], *, files: int, errors: list[str], n
     return json.dumps(doc, indent=2) + "\n"
 
 
+# ------------------------------------------------------------------------------------------------------ SARIF
+
+def _uri(path: str, root: Path) -> str:
+    """Repository-relative, '/'-separated, percent-encoded; absolute file URI outside the root."""
+    p = Path(path).resolve()
+    try:
+        return quote(p.relative_to(root).as_posix())
+    except ValueError:
+        return p.as_uri()
+
+
+def _region(line: int, col: int, end_line: int, end_col: int) -> dict:
+    region = {"startLine": max(line, 1), "startColumn": max(col, 1)}
+    if end_line >= line and end_col > 0 and (end_line, end_col) > (line, col):
+        region.update(endLine=end_line, endColumn=end_col)
+    return region
+
+
+def format_sarif(findings: list[Finding], *, root: Path, errors: list[str], notes: list[str]) -> str:
+    from porter.rules_cli import doc
+    from porter.ruleset import load_rules
+
+    rules = list(load_rules())
+    index = {r.id: i for i, r in enumerate(rules)}
+    driver_rules = [{
+        "id": r.id,
+        "name": "".join(w.capitalize() for w in r.title.replace("-", " ").split() if w.isalnum())[:64] or r.id,
+        "shortDescription": {"text": r.title},
+        "fullDescription": {"text": " ".join(r.why.split())},
+        "help": {"text": doc(r), "markdown": _help_markdown(r)},
+        "defaultConfiguration": {"level": _SARIF_LEVEL[r.severity]},
+        "properties": {"tags": [r.category, "porter"], "precision": {"high": "high", "medium": "medium",
+                                                                     "low": "low"}[r.confidence]},
+    } for r in rules]
+    results = []
+    for f in findings:
+        location = {"physicalLocation": {"artifactLocation": {"uri": _uri(f.path, root), "uriBaseId": "SRCROOT"},
+                                         "region": _region(f.line, f.col, f.end_line, f.end_col)}}
+        result: dict = {"ruleId": f.rule_id, "level": _SARIF_LEVEL[f.severity], "message": {"text": f.message},
+                        "locations": [location],
+                        "partialFingerprints": {"porterFingerprint/v1": f.fingerprint},
+                        "properties": {"confidence": f.confidence, "category": f.category}}
+        if f.rule_id in index:
+            result["ruleIndex"] = index[f.rule_id]
+        if f.suppressed:
+            result["suppressions"] = [{"kind": "inSource", "justification": f.suppressed}]
+        if f.edits:
+            result["fixes"] = [{"description": {"text": f.fix},
+                                "artifactChanges": [{"artifactLocation": {"uri": _uri(f.path, root),
+                                                                          "uriBaseId": "SRCROOT"},
+                                                     "replacements": [{"deletedRegion": _region(
+                                                         e.line, e.col, e.end_line, e.end_col) if (
+                                                         e.end_line, e.end_col) != (e.line, e.col) else
+                                                         {"startLine": e.line, "startColumn": e.col,
+                                                          "endLine": e.line, "endColumn": e.col},
+                                                         "insertedContent": {"text": e.text}}
+                                                                      for e in f.edits]}]}]
+        results.append(result)
+    notifications = [{"level": "error", "message": {"text": e}} for e in errors] + \
+                    [{"level": "note", "message": {"text": n}} for n in notes]
+    doc_ = {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [{
+        "tool": {"driver": {"name": "porter", "version": __version__, "semanticVersion": __version__,
+                            "informationUri": "https://github.com/porter-hip/porter", "rules": driver_rules}},
+        "originalUriBaseIds": {"SRCROOT": {"uri": root.resolve().as_uri() + "/"}},
+        "invocations": [{"executionSuccessful": not errors, "toolExecutionNotifications": notifications}],
+        "results": results}]}
+    return json.dumps(doc_, indent=1) + "\n"
+
+
+def _help_markdown(rule) -> str:  # type: ignore[no-untyped-def]
+    return (f"**{rule.title}**\n\n{' '.join(rule.why.split())}\n\n**Fix:** {' '.join(rule.fix.split())}\n\n"
+            f"Bad:\n```cpp\n{rule.bad.strip()}\n```\nGood:\n```cpp\n{rule.good.strip()}\n```\n")
+
+
+# ----------------------------------------------------------------------------------------------- GitHub log
+
+def _escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def format_github(findings: Iterable[Finding], *, root: Path) -> str:
+    """Workflow commands (::error file=...::message); GitHub shows 10 per level and step, SARIF has them all."""
+    out = []
+    for f in findings:
+        if f.suppressed:
+            continue
+        path = os.path.relpath(Path(f.path).resolve(), root.resolve())
+        props = [f"file={_escape_property(path)}", f"line={f.line}", f"col={f.col}"]
+        if f.end_line >= f.line:
+            props += [f"endLine={f.end_line}", f"endColumn={max(f.end_col, 1)}"]
+        props.append(f"title={_escape_property(f'{f.rule_id} ({f.confidence} confidence)')}")
+        out.append(f"::{_GITHUB_LEVEL[f.severity]} {','.join(props)}::{_escape_data(f.message)}")
+    return "\n".join(out) + ("\n" if out else "")
+
+
 def render(fmt: str, findings: list[Finding], *, files: int, errors: list[str], notes: list[str],
-           show_fix: bool = False) -> str:
+           show_fix: bool = False, root: Path | None = None) -> str:
+    root = root or Path.cwd()
     if fmt == "json":
         return format_json(findings, files=files, errors=errors, notes=notes)
-    return format_text(findings, show_fix=show_fix)
+    if fmt == "sarif":
+        return format_sarif(findings, root=root, errors=errors, notes=notes)
+    if fmt == "github":
+        return format_github(findings, root=root)
+    return format_text([f for f in findings if not f.suppressed], show_fix=show_fix)

@@ -5,4 +5,5 @@ cd "$(dirname "$0")/.."
 bash scripts/setup-venv.sh test
 . .venv/bin/activate
 porter toolchain setup
+bash scripts/fetch-sarif-schema.sh
 python -m pytest -q "$@"

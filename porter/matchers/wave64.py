@@ -247,7 +247,7 @@ def sync_mask_32(facts: FileFacts, target: Target, params: dict[str, Any]) -> It
                 if not inner.macro:
                     edits = _replace(facts, inner, text, "~0ull") if text.lower().startswith("0x") else ()
                 elif inner.macro in macros:
-                    edits = _macro_body_edit(facts, macros[inner.macro], "~0ull")
+                    edits = _macro_body_edit(facts, macros[inner.macro], "(~0ull)")
             else:
                 what = f"'{text}' of 32-bit type {inner.type or 'unsigned int'}"
             yield Match(mask.loc if mask.loc.line else call.loc, {"call": call.op, "what": what,
