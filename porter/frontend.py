@@ -108,6 +108,23 @@ def _kind(c: ci.Cursor) -> str:
     return _KIND_NAMES.get(c._kind_id, "")
 
 
+_VISIT = ci.callbacks["cursor_visit"]
+
+
+def _children(c: ci.Cursor) -> list[ci.Cursor]:
+    """Cursor.get_children without its per-child null-cursor check (a ctypes call per child)."""
+    out: list[ci.Cursor] = []
+    tu = c._tu
+
+    def visit(child: ci.Cursor, parent: ci.Cursor, acc: object) -> int:
+        child._tu = tu
+        out.append(child)
+        return 1
+
+    _LIB.clang_visitChildren(c, _VISIT(visit), None)
+    return out
+
+
 def _evaluate_int(cursor: ci.Cursor) -> int | None:
     res = _LIB.clang_Cursor_Evaluate(cursor)
     if not res:
@@ -377,7 +394,7 @@ class _Extractor:
     # -- top level
     def run(self) -> FileFacts:
         top = self.tu.cursor
-        items = list(top.get_children())
+        items = list(_children(top))
         for c in items:
             if not self._in_main(c):
                 continue
@@ -423,7 +440,7 @@ class _Extractor:
         if kind in _FUNCTIONS:
             self._function(c)
         elif kind in _CONTAINERS:
-            for ch in c.get_children():
+            for ch in _children(c):
                 self._top_decl(ch)
         elif kind == "VAR_DECL":
             node = self.convert(c)
@@ -431,7 +448,7 @@ class _Extractor:
                 self.globals.append(node)
 
     def _function(self, c: ci.Cursor) -> None:
-        children = list(c.get_children())
+        children = list(_children(c))
         kinds = {_kind(ch) for ch in children}
         body_cursor = next((ch for ch in children if _kind(ch) == "COMPOUND_STMT"), None)
         if "CUDAGLOBAL_ATTR" in kinds:
@@ -447,7 +464,7 @@ class _Extractor:
         if targs:
             # name the arguments after the template's parameters
             pattern = _LIB.clang_getSpecializedCursorTemplate(c)
-            names = [ch.spelling for ch in pattern.get_children() if _kind(ch).startswith("TEMPLATE_")] \
+            names = [ch.spelling for ch in _children(pattern) if _kind(ch).startswith("TEMPLATE_")] \
                 if pattern is not None else []
             if len(names) == len(targs):
                 targs = tuple((n, v) for n, (_, v) in zip(names, targs))
@@ -485,7 +502,7 @@ class _Extractor:
         if kind in _SKIP:
             return None
         if kind == "UNEXPOSED_EXPR":
-            kids = [k for k in (self.convert(ch) for ch in c.get_children()) if k is not None]
+            kids = [k for k in (self.convert(ch) for ch in _children(c)) if k is not None]
             if not kids:
                 return Node("default", type=c.type.spelling) if c.location.line == 0 else None
             if len(kids) == 1:
@@ -498,7 +515,7 @@ class _Extractor:
                 return Node("cast", op="implicit", type=tspell, value=inner.value, loc=inner.loc, children=(inner,))
             return Node("other", type=c.type.spelling, loc=self.loc(c), children=tuple(kids))
         if kind == "PAREN_EXPR":
-            kids = [k for k in (self.convert(ch) for ch in c.get_children()) if k is not None]
+            kids = [k for k in (self.convert(ch) for ch in _children(c)) if k is not None]
             return kids[0] if len(kids) == 1 else None
         loc = self.loc(c)
         if kind == "INTEGER_LITERAL":
@@ -506,25 +523,25 @@ class _Extractor:
         if kind == "DECL_REF_EXPR":
             return self._decl_ref(c, loc)
         if kind == "MEMBER_REF_EXPR":
-            kids = tuple(k for k in (self.convert(ch) for ch in c.get_children()) if k is not None)
+            kids = tuple(k for k in (self.convert(ch) for ch in _children(c)) if k is not None)
             return Node("member", op=c.spelling, type=c.type.spelling, loc=loc,
                         macro=self.macro_at.get((loc.line, loc.col), ""), children=kids)
         if kind == "CALL_EXPR":
             return self._call(c, loc)
         if kind in ("BINARY_OPERATOR", "COMPOUND_ASSIGNMENT_OPERATOR"):
-            kids = tuple(k for k in (self.convert(ch) for ch in c.get_children()) if k is not None)
+            kids = tuple(k for k in (self.convert(ch) for ch in _children(c)) if k is not None)
             op = _BINOPS.get(_LIB.clang_getCursorBinaryOperatorKind(c), "?")
             value = _fold(op, kids, c.type.spelling) if len(kids) == 2 else None
             return Node("binop", op=op, type=c.type.spelling, value=value, loc=loc, children=kids)
         if kind == "UNARY_OPERATOR":
-            kids = tuple(k for k in (self.convert(ch) for ch in c.get_children()) if k is not None)
+            kids = tuple(k for k in (self.convert(ch) for ch in _children(c)) if k is not None)
             op = _UNOPS.get(_LIB.clang_getCursorUnaryOperatorKind(c), "?")
             value = _fold_unary(op, kids[0].value) if kids and kids[0].value is not None else None
             return Node("unop", op=op, type=c.type.spelling, value=value, loc=loc, children=kids)
         if kind in ("CXX_UNARY_EXPR", "UNARY_EXPR"):  # sizeof / alignof
             return Node("int", op="sizeof", type=c.type.spelling, value=_evaluate_int(c), loc=loc)
         if kind in _CASTS:
-            kids = tuple(k for k in (self.convert(ch) for ch in c.get_children()) if k is not None)
+            kids = tuple(k for k in (self.convert(ch) for ch in _children(c)) if k is not None)
             size = _pointee_size(c.type)
             value = kids[-1].value if kids and _is_int_type(c.type.spelling) else None
             return Node("cast", op=_CASTS[kind], type=c.type.spelling, value=value, ref=str(size or ""), loc=loc,
@@ -534,10 +551,10 @@ class _Extractor:
         if kind == "FOR_STMT":
             return self._for(c, loc)
         if kind == "CXX_FOR_RANGE_STMT":
-            kids = tuple(k for k in (self.convert(ch) for ch in c.get_children()) if k is not None)
+            kids = tuple(k for k in (self.convert(ch) for ch in _children(c)) if k is not None)
             return Node("for", op="range", loc=loc, children=kids)
         mapped = _STMTS.get(kind, "other")
-        kids = tuple(k for k in (self.convert(ch) for ch in c.get_children()) if k is not None)
+        kids = tuple(k for k in (self.convert(ch) for ch in _children(c)) if k is not None)
         if mapped in ("block", "decls", "return", "break", "continue", "while", "do", "if", "switch", "case"):
             return Node(mapped, loc=Loc(self.path, loc.line, loc.col), children=kids)
         if mapped == "index":
@@ -583,7 +600,7 @@ class _Extractor:
                     macro=self.macro_at.get((loc.line, loc.col), ""), loc=loc)
 
     def _call(self, c: ci.Cursor, loc: Loc) -> Node | None:
-        children = list(c.get_children())
+        children = list(_children(c))
         config = next((ch for ch in children if _kind(ch) == "CALL_EXPR" and
                        ch.spelling in ("__hipPushCallConfiguration", "hipConfigureCall")), None)
         name = c.spelling
@@ -605,7 +622,7 @@ class _Extractor:
             return node
         base = None
         if children and _kind(children[0]) == "MEMBER_REF_EXPR":
-            inner = list(children[0].get_children())
+            inner = list(_children(children[0]))
             base = self.convert(inner[0]) if inner else None
         # which function (which template instantiation) is called, for user functions only
         ref = c.referenced if name and not name.startswith("__") and name not in CROSS_LANE_CALLS else None
@@ -642,10 +659,10 @@ class _Extractor:
         if init_cursor is not None and not init_cursor.kind.is_invalid():
             init = self.convert(init_cursor)
         # array bounds are expressions too (their literals and macros belong in the Facts)
-        bounds = tuple(k for k in (self.convert(ch) for ch in c.get_children()
+        bounds = tuple(k for k in (self.convert(ch) for ch in _children(c)
                                    if ch._kind_id in _EXPRESSION_KINDS and (init_cursor is None or ch != init_cursor))
                        if k is not None)
-        is_shared = any(_kind(ch) == "CUDASHARED_ATTR" for ch in c.get_children())
+        is_shared = any(_kind(ch) == "CUDASHARED_ATTR" for ch in _children(c))
         rid = self._id(c)
         value = init.value if init is not None and "const" in c.type.spelling and _is_int_type(c.type.spelling) \
             else None
@@ -678,7 +695,7 @@ class _Extractor:
         self.shared_refs[rid] = decl
 
     def _for(self, c: ci.Cursor, loc: Loc) -> Node:
-        raw = list(c.get_children())
+        raw = list(_children(c))
         parts: list[Node] = [self.convert(ch) or Node("empty") for ch in raw]
         empty = Node("empty")
         if len(parts) == 4:
