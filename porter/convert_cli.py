@@ -175,8 +175,9 @@ def convert(file: str, kernel_names: tuple[str, ...], output_dir: str, target: s
                 continue
         reports.append(report)
         mapping = ", ".join(f"{t}={o or '?'}" for t, o in chosen.arg_map)
+        report["notes"] = list(chosen.notes)
         _say(fmt, f"{file}: {name}: {chosen.family} {params} -> {out}{' (dry run)' if dry_run else ''}\n"
-                  f"    arguments: {mapping}")
+                  f"    arguments: {mapping}" + "".join(f"\n    note: {n}" for n in chosen.notes))
     if fmt == "json":
         click.echo(json.dumps(reports, indent=2, default=str))
     sys.exit(status)

@@ -10,7 +10,7 @@ best-scoring family wins, and a near tie is reported instead of guessed.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Iterable
 
 from porter.facts import FileFacts, Node, Param
@@ -37,6 +37,7 @@ class Candidate:
     evidence: tuple[str, ...]          # facts that matched
     missing: tuple[str, ...]           # facts the family needs that were not found
     conflicts: tuple[str, ...] = ()    # facts that rule the family out
+    notes: tuple[str, ...] = ()        # what the conversion cannot carry over, said to the user
 
 
 @dataclass
@@ -62,6 +63,7 @@ class Features:
     divisions_by_int: int = 0
     compare_loop_vars: bool = False
     neg_inf: bool = False
+    template_args: tuple[tuple[str, str], ...] = ()
 
 
 def _address(view: FunctionView, node: Node, params: set[str], depth: int = 0) -> tuple[str, list[Node]]:
@@ -126,7 +128,7 @@ def _elem_dtype(type_spelling: str) -> str:
 
 def features(fv: FileView, kernel: FunctionView) -> Features:
     fn = kernel.fn
-    f = Features(params=fn.params)
+    f = Features(params=fn.params, template_args=fn.template_args)
     for p in fn.params:
         if "*" in p.type:
             f.pointers[p.name] = _elem_dtype(p.type)
@@ -315,7 +317,8 @@ def _candidates(f: Features, facts: FileFacts) -> list[Candidate]:
                  "a running maximum (max subtraction)": has_max or f.neg_inf,
                  "four tensors (Q, K, V, O)": len(f.pointers) >= 4}
     causal = f.compare_loop_vars and f.neg_inf
-    head_dim = _const_ints(facts, (64, 128, 256))
+    head_dim = next((int(v) for k, v in f.template_args if re.search(r"(?i)dim|head", k) and v.isdigit()), None) \
+        or _const_ints(facts, (64, 128, 256))
     cand("attention", att_needs, {"square roots (normalization-like)": has_rsqrt},
          {"dtype": dtype, "causal": causal, "head_dim": head_dim or 128},
          # sizes are passed in too many conventions (B*H fused, separate seq lengths) to map safely
@@ -504,6 +507,7 @@ TIE = 0.0            # candidates at the same score are a tie
 def recognize(facts: FileFacts, kernel: str) -> Recognition:
     fv = FileView(facts)
     name, _, targs = kernel.partition("<")
+    all_views = fv.kernel_by_name(name.strip())
     views = [v for v in fv.kernel_by_name(name.strip()) if not v.fn.is_template] or fv.kernel_by_name(name.strip())
     if targs:
         wanted = [a.strip() for a in targs.rstrip(">").split(",")]
@@ -512,6 +516,7 @@ def recognize(facts: FileFacts, kernel: str) -> Recognition:
         raise LookupError(kernel)
     f = features(fv, views[0])
     cands = sorted(_candidates(f, facts), key=lambda c: (-c.score, FAMILIES.index(c.family)))
+    cands = [replace(c, notes=_notes(c, f, views[0], all_views)) for c in cands]
     best = cands[0]
     ties = [c for c in cands[1:] if c.score >= THRESHOLD and best.score - c.score <= TIE]
     return Recognition(kernel, best, tuple(cands), ambiguous=bool(ties) and best.score >= THRESHOLD)
@@ -523,3 +528,34 @@ def kernels(facts: FileFacts) -> list[str]:
         if fn.kind == "kernel" and fn.name not in seen:
             seen.append(fn.name)
     return seen
+
+
+def _notes(c: Candidate, f: Features, view: FunctionView, all_views: list[FunctionView]) -> tuple[str, ...]:
+    """What the generated module does not carry over from the original, so the user is not surprised."""
+    notes = []
+    mapped = {orig for _, orig in c.arg_map if orig}
+    insts = [v for v in all_views if v.fn.template_args]
+    if len(insts) > 1:
+        chosen = ",".join(a for _, a in view.fn.template_args)
+        others = "; ".join("<" + ",".join(a for _, a in v.fn.template_args) + ">" for v in insts if v is not view)
+        notes.append(f"the kernel is a template instantiated several times: converted <{chosen}>; "
+                     f"also instantiated as {others} (select one with --kernel 'NAME<args>')")
+    for p in f.params:
+        if p.name in mapped or "*" in p.type:
+            continue
+        if p.name in f.floats:
+            notes.append(f"run-time argument '{p.name}' has no counterpart in the generated function: the template "
+                         f"fixes it at render time (see --param; e.g. scale, eps)")
+        elif p.name in f.ints and c.family == "attention":
+            notes.append(f"size argument '{p.name}' is not mapped: call the generated function with batch, heads, "
+                         f"seq_q and seq_kv as your launch computes them")
+        elif p.name in f.ints:
+            notes.append(f"run-time argument '{p.name}' has no counterpart in the generated function: if it selects "
+                         f"behaviour (an activation, a reduction op), the generated module fixes it to "
+                         f"{_chosen_behaviour(c)}; pick another with --param")
+    return tuple(notes)
+
+
+def _chosen_behaviour(c: Candidate) -> str:
+    picked = {k: v for k, v in c.params.items() if k in ("activation", "op", "causal", "head_dim")}
+    return ", ".join(f"{k}={v}" for k, v in picked.items()) or "the recognized variant"

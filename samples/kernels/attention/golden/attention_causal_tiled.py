@@ -2,7 +2,7 @@
 # Source file:   attention_causal_tiled.hip
 # Source kernel: attention_causal_tiled (line 18)
 # Template:      attention    target: gfx942    config: attention_f16_128x32_s1_t256
-# Parameters:    kernel_name='attention_causal_tiled', dtype='float16', head_dim=128, causal=True
+# Parameters:    kernel_name='attention_causal_tiled', dtype='float16', head_dim=64, causal=True
 #
 # `python <this file>` checks the kernel against a float64 reference on the GPU present (NaN-prefilled
 # outputs, 5 seeds, shapes that are not multiples of the tile) and exits nonzero on failure;
@@ -51,7 +51,7 @@ def config_for(target: str | None = None) -> dict:
 
 DTYPE = 'float16'
 ACCUM_DTYPE = "float32"
-HEAD_DIM = 128
+HEAD_DIM = 64
 CAUSAL = True
 LOG2E = 1.4426950408889634
 
@@ -132,7 +132,7 @@ def build_prim_func(shape: dict, config: dict):
 def attention_causal_tiled(Q: torch.Tensor, K: torch.Tensor, V: torch.Tensor, O: torch.Tensor, batch: int, heads: int,
                            seq_q: int, seq_kv: int, scale: float | None = None) -> torch.Tensor:
     """Same contract as the CUDA kernel: O = softmax(Q K^T * scale, causal (top-left)) V per (batch, head),
-    O written in place; tensors [batch, heads, seq, 128] contiguous; scale defaults to 1/sqrt(head_dim)."""
+    O written in place; tensors [batch, heads, seq, 64] contiguous; scale defaults to 1/sqrt(head_dim)."""
     for label, tensor, seq in (("Q", Q, seq_q), ("K", K, seq_kv), ("V", V, seq_kv), ("O", O, seq_q)):
         if tuple(tensor.shape) != (batch, heads, seq, HEAD_DIM) or not tensor.is_contiguous():
             raise ValueError(f"{label}: expected a contiguous tensor of shape {(batch, heads, seq, HEAD_DIM)}, "
