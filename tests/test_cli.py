@@ -173,3 +173,32 @@ def test_real_console_script_exit_code(tree: Path) -> None:
     exe = Path(sys.executable).parent / "porter"
     res = subprocess.run([str(exe), "analyze", str(tree / "buggy.hip"), "-q"], capture_output=True, text=True)
     assert res.returncode == 1 and "W64-004" in res.stdout
+
+
+MACRO_KERNEL = """#include <hip/hip_runtime.h>
+#include "width.h"
+__global__ void k(int* out) {
+#ifdef OLD_MASKS
+  unsigned m = __ballot(out[threadIdx.x] > 0);
+  out[0] = (int)m;
+#endif
+  out[1] = __shfl_down_sync(MASK, out[threadIdx.x], 1);
+}
+"""
+
+
+def test_include_dirs_defines_and_compile_database(tmp_path: Path) -> None:
+    inc = tmp_path / "inc"
+    inc.mkdir()
+    (inc / "width.h").write_text("#define MASK 0xffffffff\n")
+    src = tmp_path / "k.hip"
+    src.write_text(MACRO_KERNEL)
+    code, out, err = run("analyze", str(src), "-q", "-I", str(inc))
+    assert [line.split()[1] for line in out.splitlines()] == ["W64-003"] and "not found" not in err
+    code, out, _ = run("analyze", str(src), "-q", "-I", str(inc), "-D", "OLD_MASKS")
+    assert sorted(line.split()[1] for line in out.splitlines()) == ["W64-003", "W64-004"]
+    db = tmp_path / "compile_commands.json"
+    db.write_text(json.dumps([{"directory": str(tmp_path), "file": "k.hip",
+                               "command": "hipcc -Iinc -DOLD_MASKS -O3 -c k.hip -o k.o"}]))
+    code, out, _ = run("analyze", str(src), "-q", "-p", str(db))
+    assert sorted(line.split()[1] for line in out.splitlines()) == ["W64-003", "W64-004"]
