@@ -18,6 +18,7 @@ _COMMANDS: dict[str, str] = {
     "emulate": "porter.emulate_cli:emulate",
     "rules": "porter.rules_cli:rules",
     "toolchain": "porter.toolchain_cli:toolchain",
+    "verify": "porter.verify_cli:verify",
 }
 
 

@@ -1,0 +1,1 @@
+"""`porter verify`: compile a generated module for gfx942, check its numbers on the GPU present, time it."""

@@ -1,0 +1,114 @@
+"""`porter verify`: compile a generated module for gfx942, check its numbers on the GPU present, time it."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+
+def _parse_shape(text: str) -> dict:
+    shape = {}
+    for part in text.replace(" ", "").split(","):
+        key, sep, val = part.partition("=")
+        if not sep or not key.isidentifier():
+            raise click.BadParameter(f"'{text}': expected NAME=INT[,NAME=INT...] such as M=8192,N=8192",
+                                     param_hint="--shapes")
+        try:
+            shape[key] = int(val, 0)
+        except ValueError:
+            raise click.BadParameter(f"'{part}': {val!r} is not an integer", param_hint="--shapes") from None
+    return shape
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.argument("path", metavar="MODULE_OR_DIR", type=click.Path(exists=True))
+@click.option("--target", type=click.Choice(("auto", "gfx942", "sm_90a")), default="auto", show_default=True,
+              help="Whose tile config the numerics, timing and tuning use on the GPU present (auto: the GPU's own; "
+                   "gfx942 on an NVIDIA GPU checks gfx942's tile logic there). The gfx942 code object is always built.")
+@click.option("--seeds", type=int, default=5, show_default=True, help="Seeds per test shape (at least 5).")
+@click.option("--shapes", "shape_texts", multiple=True, metavar="M=..,N=..",
+              help="Shape to time (and tune) instead of the module's BENCH_SHAPE; repeatable.")
+@click.option("--tune", is_flag=True, help="Try every manifest config of the target on the GPU present; write the "
+                                           "best per shape to --tune-file.")
+@click.option("--tune-file", type=click.Path(dir_okay=False), default=None,
+              help="Where --tune writes its JSON (default: MODULE.tune.<target>.json next to the module).")
+@click.option("--original", type=click.Path(exists=True, dir_okay=False), default=None, metavar="FILE.hip",
+              help="The hipified original: compiled for gfx942 side by side, and run on the same cases where it can.")
+@click.option("--no-compile", is_flag=True, help="Skip the gfx942 code object (e.g. on a GPU machine without the "
+                                                 "gfx942 toolchain).")
+@click.option("--reps", type=int, default=100, show_default=True, help="Timed repetitions (at least 100).")
+@click.option("--format", "fmt", type=click.Choice(("text", "json")), default="text", show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, help="Also write the JSON report here.")
+@click.option("--force", is_flag=True, help="Overwrite --output / --tune-file if they exist.")
+def verify(path: str, target: str, seeds: int, shape_texts: tuple[str, ...], tune: bool, tune_file: str | None,
+           original: str | None, no_compile: bool, reps: int, fmt: str, output: str | None, force: bool) -> None:
+    """Verify modules written by `porter convert`.
+
+    \b
+    1. gfx942: lower the kernel with TileLang, compile a real code object, report VGPR/AGPR/SGPR, spills,
+       scratch, LDS (static + TileLang's dynamic), waves/SIMD and the instruction mix; fail on spills or
+       LDS over 64 KiB. With --original, the hipified kernel is compiled the same way, side by side.
+    2. numerics on the GPU present (NaN-prefilled outputs, >= 5 seeds, shapes that are not tile multiples,
+       per-dtype tolerances and max|d|/max|ref| against a float64 reference); without a GPU the report says
+       "numerics: not run (no GPU)" and nothing passes.
+    3. timing: median of >= 100 reps after warm-up, cache flushed, CUDA events; generated vs torch vs
+       original, as a fraction of the copy bandwidth and matmul rate measured in the same run.
+
+    Exit status: 0 nothing failed (read the verdict: "compiled only" is not "verified"), 1 a check failed,
+    2 usage error or not a generated module.
+    """
+    from porter.fsutil import RefusedOverwrite, atomic_write
+    from porter.verify.modules import find_modules
+    from porter.verify.report import to_json, to_text, verify_module
+
+    if seeds < 5:
+        raise click.UsageError("--seeds must be at least 5 (the verification protocol)")
+    if reps < 100:
+        raise click.UsageError("--reps must be at least 100")
+    shapes = [_parse_shape(t) for t in shape_texts] or None
+    modules = find_modules(path)
+    if not modules:
+        click.echo(f"porter: error: {path}: no module written by `porter convert` here", err=True)
+        sys.exit(EXIT_USAGE)
+    if original and len(modules) > 1:
+        raise click.UsageError("--original goes with one module, not a folder")
+    if output and Path(output).exists() and not force:
+        click.echo(f"porter: error: {output} exists; pass --force to overwrite", err=True)
+        sys.exit(EXIT_USAGE)
+    timer = peaks = None
+    reports = []
+    for mod_path in modules:
+        if timer is None:
+            from porter.verify.numerics import gpu
+            if gpu()["present"]:
+                from porter.verify.perf import Timer, measure_peaks
+                timer = Timer(reps=reps)
+                peaks = measure_peaks(timer)
+        rep = verify_module(mod_path, target=target, seeds=seeds, shapes=shapes, tune=tune, original=original,
+                            compile_gfx942=not no_compile, timer=timer, peaks=peaks)
+        tn = rep.get("tune")
+        if tn and tn.get("status") not in (None, "not run"):
+            dest = Path(tune_file) if tune_file and len(modules) == 1 else \
+                Path(mod_path).with_suffix(f".tune.{rep['target']}.json")
+            try:
+                atomic_write(dest, json.dumps({k: v for k, v in tn.items()}, indent=2, default=str) + "\n",
+                             force=force)
+                tn["file"] = str(dest)
+            except RefusedOverwrite as exc:
+                tn["file_error"] = str(exc)
+                click.echo(f"porter: error: {exc}", err=True)
+        reports.append(rep)
+        if fmt == "text":
+            click.echo(to_text(rep))
+            click.echo("")
+    text = to_json(reports)
+    if fmt == "json":
+        click.echo(text)
+    if output:
+        atomic_write(output, text + "\n", force=True)
+    sys.exit(max(r.get("exit_code", 0) for r in reports))
