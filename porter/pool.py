@@ -6,6 +6,7 @@ from __future__ import annotations
 import ctypes
 import multiprocessing as mp
 import os
+import resource
 import signal
 import time
 import traceback
@@ -33,6 +34,14 @@ def _worker(conn: Connection, fn: Callable[[Any], Any], parent: int) -> None:
         pass
     if os.getppid() != parent:
         return
+    # A memory bomb (`#include "/dev/zero"` grows libclang by ~350 MB/s until the time limit) must fail this file,
+    # not the machine: cap each worker's address space (analyzing the samples peaks near 250 MB).
+    limit_mb = int(os.environ.get("PORTER_WORKER_MEMORY_MB", "4096") or 0)
+    if limit_mb > 0:
+        try:
+            resource.setrlimit(resource.RLIMIT_AS, (limit_mb << 20, resource.getrlimit(resource.RLIMIT_AS)[1]))
+        except (ValueError, OSError):
+            pass
     while True:
         try:
             item = conn.recv()
