@@ -13,6 +13,7 @@ import json
 import os
 import re
 import shlex
+import stat
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -264,7 +265,10 @@ def check_readable(path: Path, config: ParseConfig) -> str:
     if not path.name.endswith(SOURCE_SUFFIXES):
         raise FrontendError(f"{path}: not a HIP/CUDA source (expected one of {' '.join(SOURCE_SUFFIXES)})")
     try:
-        size = path.stat().st_size
+        st = path.stat()
+        if not stat.S_ISREG(st.st_mode):  # a FIFO would block the read until the time limit; a device never ends
+            raise FrontendError(f"{path}: not a regular file (a pipe, device or socket); not read")
+        size = st.st_size
         if size > config.max_file_bytes:
             raise FrontendError(f"{path}: {size} bytes exceeds --max-file-size ({config.max_file_bytes} bytes)")
         data = path.read_bytes()
