@@ -525,7 +525,7 @@ def recognize(facts: FileFacts, kernel: str) -> Recognition:
 def kernels(facts: FileFacts) -> list[str]:
     seen: list[str] = []
     for fn in facts.functions:
-        if fn.kind == "kernel" and fn.name not in seen:
+        if fn.kind == "kernel" and fn.body is not None and fn.name not in seen:  # a declaration has nothing to read
             seen.append(fn.name)
     return seen
 
