@@ -224,7 +224,9 @@ def table(results: dict) -> str:
     lines += ["| module | family | numerics (5 seeds x 3 shapes) | original numerics | shape | generated ms | rate | "
               "of peak | torch ms | vs torch | original ms | vs original | re-check |",
               "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    families = {e.get("module"): e.get("family", "") for e in results.get("manifest", {}).get("modules", [])}
     for name, m in results["modules"].items():
+        m.setdefault("family", families.get(name, ""))
         num = m.get("numerics", {})
         cases = num.get("cases", [])
         ns = f"{num.get('status')} {sum(c['ok'] for c in cases)}/{len(cases)}"

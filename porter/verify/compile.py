@@ -57,7 +57,7 @@ def compile_generated(mod: ModuleType, *, config: dict | None = None, shape: dic
     try:
         tc = toolchain or find_toolchain()
     except ToolchainError as exc:
-        out.update(status="not run", reason=f"no gfx942 toolchain: {exc}".splitlines()[0])
+        out.update(status="not run", reason=str(exc).splitlines()[0])
         return out
     t0 = time.perf_counter()
     try:
@@ -100,7 +100,7 @@ def compile_original(path: str | Path, toolchain=None) -> dict[str, Any]:
     try:
         tc = toolchain or find_toolchain()
     except ToolchainError as exc:
-        out.update(status="not run", reason=f"no gfx942 toolchain: {exc}".splitlines()[0])
+        out.update(status="not run", reason=str(exc).splitlines()[0])
         return out
     try:
         co = compile_hipified(path, toolchain=tc, arch=ARCH, target=ARCH)

@@ -1,0 +1,173 @@
+"""`porter verify` on a CPU machine (CI runs `porter toolchain setup` first): the gfx942 code-object section of
+rendered gemm and softmax modules, the exact no-GPU wording, an LDS overflow failing the check, and the JSON
+report's schema. tilelang and the gfx942 toolchain are hard requirements here: a missing one fails, never skips."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from porter.cli import main
+from porter.convert import render, write_module
+
+import tilelang  # noqa: F401  (must be installed: verify lowers with it)
+
+SOURCE = {"file": "samples/kernels/x.hip", "kernel": "k", "line": 1}
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def modules(tmp_path_factory) -> dict[str, Path]:
+    d = tmp_path_factory.mktemp("verify")
+    out = {}
+    for name, family, params in (("vgemm", "gemm", {"dtype": "float16"}), ("vsoftmax", "softmax", {})):
+        text = render(family, dict(params, kernel_name=name), target="gfx942", source_info=SOURCE)
+        out[family] = write_module(text, d / f"{name}.py")
+    # gemm whose gfx942 config needs 2 x 256x128 fp16 tiles = 128 KiB of LDS, over gfx942's 64 KiB
+    text = render("gemm", {"dtype": "float16", "kernel_name": "vbig"}, target="gfx942", source_info=SOURCE)
+    text, n = re.subn(r"'gfx942': \{'block_M': 128, 'block_N': 128, 'block_K': 32",
+                      "'gfx942': {'block_M': 256, 'block_N': 256, 'block_K': 128", text, count=1)
+    assert n == 1, "the rendered gemm's CONFIGS line changed: update this test"
+    out["big"] = write_module(text, d / "vbig.py")
+    return out
+
+
+def _run(*args: str) -> tuple[int, str]:
+    res = CliRunner().invoke(main, ["verify", *args])
+    return res.exit_code, res.output
+
+
+@pytest.fixture(scope="module")
+def gemm_json(modules, tmp_path_factory) -> tuple[int, dict, str]:
+    out = tmp_path_factory.mktemp("rep") / "r.json"
+    code, text = _run(str(modules["gemm"]), "--original", str(ROOT / "samples/kernels/gemm/gemm_f16_tiled.hip"),
+                      "-o", str(out))
+    return code, json.loads(out.read_text()), text
+
+
+def test_gemm_compiles_for_gfx942_with_mfma_and_no_spills(gemm_json) -> None:
+    code, rep, text = gemm_json
+    assert code == 0, text
+    r = rep["reports"][0]
+    comp = r["compile"]
+    assert comp["status"] == "ok" and comp["errors"] == []
+    k = comp["kernel"]
+    assert k["arch"] == "gfx942" and k["wavefront_size"] == 64
+    assert k["instructions"]["mfma"] > 0
+    assert k["vgpr_spills"] == 0 and k["sgpr_spills"] == 0
+    assert 0 < k["lds_bytes"] <= 65536
+    # TileLang's shared memory is dynamic: it must be counted, not just the code object's static LDS
+    assert k["dynamic_lds_bytes"] > 0 and k["lds_bytes"] == k["static_lds_bytes"] + k["dynamic_lds_bytes"]
+    assert 1 <= k["occupancy"] <= 8
+    # the original, side by side: same toolchain, real facts
+    orig = comp["original"]
+    assert orig["status"] == "ok" and orig["kernel"]["name"].startswith("gemm_f16_tiled")
+    assert "original (hipified)" in text and "generated (TileLang)" in text and "MFMA" in text
+
+
+def test_no_gpu_says_so_exactly_and_never_passes(gemm_json) -> None:
+    _, rep, text = gemm_json
+    r = rep["reports"][0]
+    assert r["gpu"]["present"] is False
+    assert r["numerics"]["status"] == "not run"
+    assert r["numerics"]["text"] == "numerics: not run (no GPU)"
+    assert "numerics: not run (no GPU)" in text.splitlines()
+    assert "pass" not in r["numerics"]["status"] and not r["verdict"].startswith("verified")
+    assert r["verdict"].startswith("compiled only")
+    assert r["performance"]["status"] == "not run"
+
+
+def test_softmax_compiles_without_mfma_and_fits_lds(modules) -> None:
+    code, text = _run(str(modules["softmax"]), "--format", "json")
+    assert code == 0, text
+    r = json.loads(text[text.index("{"):])["reports"][0]
+    k = r["compile"]["kernel"]
+    assert r["compile"]["status"] == "ok"
+    assert k["vgpr_spills"] == 0 and k["lds_bytes"] <= 65536 and k["instructions"]["mfma"] == 0
+    assert r["numerics"]["text"] == "numerics: not run (no GPU)"
+
+
+def test_lds_over_64k_fails_the_check(modules) -> None:
+    code, text = _run(str(modules["big"]))
+    assert code == 1, text
+    assert "compile gfx942: fail" in text
+    assert re.search(r"needs \d+ bytes of LDS, over gfx942's 65536", text)
+    assert "verdict: failed: gfx942 compile" in text
+
+
+def test_json_report_schema(gemm_json) -> None:
+    _, rep, _ = gemm_json
+    assert rep["schema"] == "porter.verify/1" and isinstance(rep["reports"], list)
+    r = rep["reports"][0]
+    for key in ("schema", "porter", "module", "date", "family", "params", "gpu", "target", "compile", "numerics",
+                "performance", "verdict", "exit_code"):
+        assert key in r, key
+    assert r["family"] == "gemm" and r["params"]["dtype"] == "float16"
+    comp = r["compile"]
+    for key in ("target", "config", "config_name", "shape", "status", "errors", "warnings", "kernel", "kernels",
+                "tilelang_shared_memory_bytes"):
+        assert key in comp, key
+    k = comp["kernel"]
+    for key in ("vgprs", "agprs", "sgprs", "vgpr_count", "vgpr_spills", "sgpr_spills", "scratch_bytes",
+                "static_lds_bytes", "dynamic_lds_bytes", "lds_bytes", "occupancy"):
+        assert isinstance(k[key], int), key
+    ins = k["instructions"]
+    for key in ("mfma", "ds_read_b128", "scratch", "total"):
+        assert isinstance(ins[key], int), key
+    assert isinstance(ins["mfma_kinds"], dict) and k["occupancy_limit"] in ("vgprs", "lds", "max-waves", "lds-overflow")
+    json.dumps(rep)  # plain JSON all the way down
+
+
+def test_directory_verifies_every_generated_module(modules) -> None:
+    code, text = _run(str(modules["gemm"].parent), "--no-compile", "--format", "json")
+    reps = json.loads(text[text.index("{"):])["reports"]
+    assert sorted(Path(r["module"]).name for r in reps) == ["vbig.py", "vgemm.py", "vsoftmax.py"]
+    assert all(r["compile"]["status"] == "not run" for r in reps)
+    assert code == 0
+
+
+def test_usage_errors(modules, tmp_path) -> None:
+    assert _run(str(modules["softmax"]), "--seeds", "2")[0] == 2
+    assert _run(str(modules["softmax"]), "--shapes", "M=x")[0] == 2
+    plain = tmp_path / "plain.py"
+    plain.write_text("x = 1\n")
+    code, text = _run(str(plain))
+    assert code == 2 and "not a module written by `porter convert`" in text
+    existing = tmp_path / "r.json"
+    existing.write_text("{}")
+    code, _ = _run(str(modules["softmax"]), "--no-compile", "-o", str(existing))
+    assert code == 2 and existing.read_text() == "{}"
+
+
+def test_original_launcher_arguments_cover_every_sample() -> None:
+    """Each converted sample's launcher gets every argument from the generated module's cases (CPU tensors)."""
+    import torch  # noqa: F401
+
+    from porter import original
+    from porter.verify.modules import import_module, read_header
+    from porter.verify.numerics import original_args
+
+    cases = {"gemm/gemm_naive.hip": ("gemm", {"dtype": "float32"}),
+             "batched_gemm/bgemm_naive.hip": ("batched_gemm", {"dtype": "float32"}),
+             "softmax/softmax_naive.hip": ("softmax", {"dtype": "float32"}),
+             "transpose/transpose_naive.hip": ("transpose", {"dtype": "float32"}),
+             "rmsnorm/rmsnorm_naive.hip": ("rmsnorm", {"dtype": "float32"}),
+             "layernorm/layernorm_naive.hip": ("layernorm", {"dtype": "float32"}),
+             "row_reduce/row_reduce_naive.hip": ("row_reduce", {"dtype": "float32"}),
+             "elementwise/bias_act_naive.hip": ("elementwise", {"dtype": "float32", "activation": "gelu_tanh"})}
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        for sample, (family, params) in cases.items():
+            name = "o_" + Path(sample).stem
+            path = write_module(render(family, dict(params, kernel_name=name), source_info=SOURCE),
+                                Path(d) / f"{name}.py")
+            mod = import_module(path)
+            info = read_header(path)
+            (_, spec), = original.launchers(ROOT / "samples/kernels" / sample).items()
+            case = mod.make_case(mod.TEST_SHAPES[0], 0, "cpu")
+            args = original_args(spec, family, info.params, case)
+            assert len(args) == len(spec.params)
