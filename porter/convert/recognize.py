@@ -471,7 +471,8 @@ def _copy_shape(f: Features, inputs: list[str], outputs: list[str]) -> tuple[boo
                 continue
             if v.kind == "index" and len(v.children) == 2 and not _same_expr(strip(v.children[1]), strip(idx)):
                 swapped = True
-            if v.kind == "index" and any(n.kind == "ref" and n.op in ("threadIdx",) for n in v.walk()):
+            if v.kind == "index" and len(v.children) == 2 and any(n.kind == "ref" and n.op in ("threadIdx",)
+                                                                   for n in v.walk()):
                 swapped = swapped or not _same_expr(strip(v.children[1]), strip(idx))
     loads_idx = [i for x in inputs for i in f.loads.get(x, [])]
     store_idx = [i for o in outputs for i, _ in f.stores[o]]
