@@ -16,6 +16,8 @@ Symbols the model binds itself: ``tid.x/y/z`` (thread index in the block) and ``
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import operator
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -236,5 +238,60 @@ def compile_fn(fn: AddressFn) -> Callable[[Env], int]:
         return fn.evaluate
     if callable(fn):
         return fn
-    expr = fn
-    return lambda env: evaluate(expr, env)
+    try:
+        return compile_expr(fn)
+    except TypeError:  # an unhashable (list) form: interpret it
+        expr = fn
+        return lambda env: evaluate(expr, env)
+
+
+_INFIX = {"+": "+", "-": "-", "*": "*", "&": "&", "|": "|", "^": "^"}
+_COMPARE = {"<", "<=", ">", ">=", "==", "!="}
+_CALLS = {"/": "_c_div", "%": "_c_mod", "<<": "_shl", ">>": "_shr"}
+
+
+def _source(expr: Expr) -> str:
+    """Python source for an expression tree. Only integers, quoted symbol names and operators from the fixed
+    tables above are emitted, so no text from analyzed code can become code."""
+    if isinstance(expr, bool):
+        raise EvalError(f"boolean {expr!r} is not an expression")
+    if isinstance(expr, int):
+        return repr(expr)
+    if isinstance(expr, str):
+        return f"env[{expr!r}]"
+    if isinstance(expr, (tuple, list)) and expr:
+        op, args = expr[0], [_source(a) for a in expr[1:]]
+        if op == "?:" and len(args) == 3:
+            return f"(({args[1]}) if ({args[0]}) else ({args[2]}))"
+        if op in ("&&", "||") and len(args) == 2:
+            word = "and" if op == "&&" else "or"
+            return f"int(bool({args[0]}) {word} bool({args[1]}))"
+        if len(args) == 2 and op in _INFIX:
+            return f"({args[0]} {_INFIX[op]} {args[1]})"
+        if len(args) == 2 and op in _COMPARE:
+            return f"int({args[0]} {op} {args[1]})"
+        if len(args) == 2 and op in _CALLS:
+            return f"{_CALLS[op]}({args[0]}, {args[1]})"
+        if len(args) == 1 and op in _UNARY:
+            return {"neg": f"(-{args[0]})", "~": f"(~{args[0]})", "!": f"int(not {args[0]})"}[op]
+    raise EvalError(f"malformed expression {expr!r}")
+
+
+@lru_cache(maxsize=4096)
+def compile_expr(expr: Expr) -> Callable[[Env], int]:
+    """`evaluate` for one expression, compiled once into a Python function: the bank model evaluates the
+    same address for every lane, wave, loop sample and candidate padding, tens of thousands of times."""
+    try:
+        code = compile(f"lambda env: {_source(expr)}", "<lds address>", "eval")
+        fast = eval(code, {"_c_div": _c_div, "_c_mod": _c_mod, "_shl": _shl, "_shr": _shr, "int": int,
+                           "bool": bool, "__builtins__": {}})
+    except (RecursionError, SyntaxError, MemoryError, ValueError):
+        return lambda env: evaluate(expr, env)  # too deep to compile: interpret
+
+    def run(env: Env) -> int:
+        try:
+            return fast(env)
+        except KeyError as exc:
+            raise EvalError(f"unbound symbol '{exc.args[0]}'") from None
+
+    return run

@@ -13,6 +13,8 @@ and the `[[lds.access]]` phase tables; see ../shared/FACTS.md section 1). Defini
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import itertools
 import math
 from collections.abc import Iterable, Mapping, Sequence
@@ -228,24 +230,38 @@ def _combinations(samples: Mapping[str, int | Sequence[int]] | None) -> list[dic
     return [dict(zip(names, combo)) for combo in itertools.product(*values)]
 
 
+# Above this many (wavefront x loop sample) evaluations per access, wavefronts are sampled (see analyze).
+MAX_WAVE_EVALUATIONS = 64
+
+
+def _ends(values: int | Sequence[int]) -> tuple[int, ...]:
+    vals = (values,) if isinstance(values, int) else tuple(values)
+    return tuple(dict.fromkeys((vals[0], vals[len(vals) // 2], vals[-1])))
+
+
+@lru_cache(maxsize=1024)
+def _lane_threads(wave: int, block: tuple[int, int, int], wave_size: int) -> tuple[tuple[int, tuple[int, int, int]], ...]:
+    """(lane, thread index) of every lane of `wave` that exists in the block."""
+    n_threads = block[0] * block[1] * block[2]
+    return tuple((lane, thread_of(lane, wave, block, wave_size)) for lane in range(wave_size)
+                 if wave * wave_size + lane < n_threads)
+
+
 def _analyze_one(model: LdsModel, table: PhaseTable, access: Access, block: tuple[int, int, int], wave: int,
                  env_fixed: dict[str, int]) -> ConflictResult:
     addr_fn = compile_fn(access.address)
     pred_fn = compile_fn(access.predicate) if access.predicate is not None else None
     width = access.width_bytes
     bw = table.bank_width_bytes
-    n_threads = block[0] * block[1] * block[2]
     base_env = dict(env_fixed)
     base_env.update(zip(BLOCK_SYMBOLS, block))
 
-    # Per active lane: the units (dwords) it touches.
+    # Per active lane: the units (dwords) it touches. One env is reused (only the thread symbols change).
     units: dict[int, range] = {}
     misaligned: list[int] = []
-    for lane in range(model.wave_size):
-        if wave * model.wave_size + lane >= n_threads:
-            break  # the rest of the wave does not exist
-        env = dict(base_env)
-        env.update(zip(THREAD_SYMBOLS, thread_of(lane, wave, block, model.wave_size)))
+    env = base_env
+    for lane, (tx, ty, tz) in _lane_threads(wave, block, model.wave_size):
+        env["tid.x"], env["tid.y"], env["tid.z"] = tx, ty, tz
         if pred_fn is not None and not pred_fn(env):
             continue
         a = access.base + addr_fn(env)
@@ -290,10 +306,19 @@ def analyze(target: str | Target | LdsModel, access: Access, block: tuple[int, i
     if len(blk) != 3 or min(blk) < 1:
         raise LdsModelError(f"bad block dims {tuple(block)}")
     table = model.table_for(access.width_bytes, access.op)
-    waves: Iterable[int] = range(waves_in_block(blk, model.wave_size)) if wave is None else (wave,)
+    combos = _combinations(samples)
+    count = waves_in_block(blk, model.wave_size)
+    if wave is None and count * len(combos) > MAX_WAVE_EVALUATIONS and samples:
+        # many nested loop samples: each variable's first, middle and last sample
+        combos = _combinations({k: _ends(v) for k, v in samples.items()})
+    waves: Iterable[int] = (wave,) if wave is not None else range(count)
+    if wave is None and count * len(combos) > MAX_WAVE_EVALUATIONS:
+        # A large block with many loop samples: the first, second, middle and last wavefronts stand for
+        # the rest (they cover the block's edges; interior wavefronts repeat the same lane pattern).
+        waves = sorted({0, 1, count // 2, count - 1} & set(range(count)))
     best: ConflictResult | None = None
     for w in waves:
-        for env in _combinations(samples):
+        for env in combos:
             r = _analyze_one(model, table, access, blk, w, env)
             if best is None or (r.degree, r.cycles) > (best.degree, best.cycles):
                 best = r

@@ -130,6 +130,17 @@ def _evaluate(model: LdsModel, array: SharedArray, accesses: Sequence[ArrayAcces
                         fits=size + other_bytes <= model.limit_bytes, degree=degree, results=results)
 
 
+def _few(samples: Mapping[str, int | Sequence[int]] | None) -> dict[str, tuple[int, ...]] | None:
+    """The first and last sample of each loop variable: enough to screen candidate layouts."""
+    if not samples:
+        return None
+    out = {}
+    for name, values in samples.items():
+        vals = (values,) if isinstance(values, int) else tuple(values)
+        out[name] = tuple(dict.fromkeys((vals[0], vals[-1])))
+    return out
+
+
 def _powers_of_two(limit: int) -> list[int]:
     out, v = [], 1
     while v <= limit:
@@ -154,22 +165,36 @@ def find_padding(target: str | Target | LdsModel, array: SharedArray, accesses: 
     if max_pad is None:
         max_pad = max(1, model.max_bytes_per_pass // array.elem_bytes) - 1
     args = (model, array, accesses, block, samples, wave, other_shared_bytes)
+    # Candidates are screened on the first wavefront only, then confirmed on every wavefront of the block:
+    # a large block has many wavefronts and the search tries dozens of layouts.
+    screen = (model, array, accesses, block, _few(samples), 0 if wave is None else wave, other_shared_bytes)
 
-    tried = [_evaluate(*args, pad, None) for pad in range(max_pad + 1)]
-    current = tried[0]
-    padding = next((o for o in tried if o.conflict_free), None)
-    best_padding = min(tried, key=lambda o: (o.degree, o.pad))
+    current = _evaluate(*args, 0, None)
+    screened = [current] + [_evaluate(*screen, pad, None) for pad in range(1, max_pad + 1)]
+    padding = None
+    for option in screened:
+        if option.conflict_free:
+            full = option if option is current else _evaluate(*args, option.pad, None)
+            if full.conflict_free:
+                padding = full
+                break
+    best = min(screened, key=lambda o: (o.degree, o.pad))
+    best_padding = best if best is current or best is padding else _evaluate(*args, best.pad, None)
+    if padding is not None and (padding.degree, padding.pad) <= (best_padding.degree, best_padding.pad):
+        best_padding = padding
 
     swizzle_option: LayoutOption | None = None
     if try_swizzle or (try_swizzle is None and not current.conflict_free
                        and (padding is None or not padding.fits)):
-        swizzle_option = _search_swizzle(args, array, accesses)
+        swizzle_option = _search_swizzle(args, screen, array, accesses)
     return PaddingResult(array=array, target=model.target, limit_bytes=model.limit_bytes, current=current,
                          padding=padding, best_padding=best_padding, swizzle=swizzle_option, max_pad=max_pad)
 
 
-def _search_swizzle(args: tuple, array: SharedArray, accesses: Sequence[ArrayAccess]) -> LayoutOption | None:
-    """Smallest xor span k first, then the smallest row grouping d; the first conflict-free layout wins."""
+def _search_swizzle(args: tuple, screen: tuple, array: SharedArray,
+                    accesses: Sequence[ArrayAccess]) -> LayoutOption | None:
+    """Smallest xor span k first, then the smallest row grouping d; the first conflict-free layout wins
+    (screened on one wavefront, confirmed on all)."""
     granule = max(a.vector for a in accesses)
     rows, cols = array.dims[-2], array.dims[-1]
     if cols % granule:
@@ -179,7 +204,9 @@ def _search_swizzle(args: tuple, array: SharedArray, accesses: Sequence[ArrayAcc
         if groups % k:
             continue  # the xor must stay inside the row
         for d in _powers_of_two(max(1, rows // 2)):
-            option = _evaluate(*args, 0, Swizzle(k=k, d=d, granule=granule))
-            if option.conflict_free:
-                return option
+            swizzle = Swizzle(k=k, d=d, granule=granule)
+            if _evaluate(*screen, 0, swizzle).conflict_free:
+                option = _evaluate(*args, 0, swizzle)
+                if option.conflict_free:
+                    return option
     return None
