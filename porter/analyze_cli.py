@@ -63,6 +63,10 @@ def _targets() -> list[str]:
 @click.option("--dry-run", is_flag=True, help="With --fix: print the unified diff, change nothing.")
 @click.option("--config", "config_file", default=None, type=click.Path(dir_okay=False, exists=True),
               help="pyproject.toml with a [tool.porter] table [default: the nearest one above the current folder].")
+@click.option("--confirm", "confirm_", is_flag=True,
+              help="Confirm wave64 (W64) findings dynamically: compiles each affected kernel with the host C++ "
+                   "compiler and RUNS it on the CPU (porter emulate, in a separate process) at warp sizes 32 and 64 "
+                   "on synthesized inputs; never runs host code. Without it nothing is compiled or run.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary line.")
 @click.pass_context
 def analyze(ctx: click.Context, paths: tuple[str, ...], target: str, include_dirs: tuple[str, ...],
@@ -70,7 +74,7 @@ def analyze(ctx: click.Context, paths: tuple[str, ...], target: str, include_dir
             select: tuple[str, ...], ignore: tuple[str, ...], min_confidence: str, jobs: int | None, timeout: float,
             max_file_size: int, no_pch: bool, show_fix: bool, dump_facts: bool, explain: bool, block: str | None,
             diff_base: str | None, baseline: str | None, write_baseline: str | None, report_unused_ignores: bool,
-            fix: bool, dry_run: bool, config_file: str | None, quiet: bool) -> None:
+            fix: bool, dry_run: bool, config_file: str | None, quiet: bool, confirm_: bool = False) -> None:
     """Find code that hipify leaves wrong or slow on AMD Instinct GPUs.
 
     PATHS are .hip/.cu/.cuh/.cpp/.h files or folders (searched recursively). Each file is parsed with
@@ -185,6 +189,14 @@ def analyze(ctx: click.Context, paths: tuple[str, ...], target: str, include_dir
             raise click.UsageError(str(exc)) from exc
         if not quiet and absorbed:
             click.echo(f"porter: {absorbed} findings are in the baseline {baseline}", err=True)
+    if settings.get("confirm_"):
+        from porter.confirm import confirm
+        findings = confirm(findings, results, config=config, target=target, jobs=jobs,
+                           default_block=dict(params).get("default_block", (256, 1, 1)))
+        if not quiet:
+            states = [f.confirmed.split(":", 1)[0] for f in findings if f.confirmed]
+            click.echo("porter: --confirm: " + ", ".join(f"{states.count(s)} {s}" for s in
+                       ("confirmed", "not confirmed", "not run")), err=True)
     if fix:
         _fix(findings, results, config, target, dry_run, quiet)
     active = [f for f in findings if not f.suppressed]

@@ -49,6 +49,7 @@ class Finding:
     edits: tuple[Edit, ...] = ()
     fingerprint: str = ""                   # stable id for baselines and SARIF partialFingerprints
     suppressed: str = ""                    # the in-source ignore's justification, when suppressed
+    confirmed: str = ""                     # porter analyze --confirm: "confirmed: ...", "not confirmed: ...", "not run: ..."
 
     def sort_key(self) -> tuple:
         return (self.path, self.line, self.col, self.rule_id)

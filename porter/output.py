@@ -21,6 +21,8 @@ def format_text(findings: Iterable[Finding], *, show_fix: bool = False) -> str:
     lines = []
     for f in findings:
         lines.append(f"{f.path}:{f.line}:{f.col}: {f.rule_id} [{f.severity}] {f.message} (confidence: {f.confidence})")
+        if f.confirmed:
+            lines.append(f"    {f.confirmed}")
         if show_fix:
             lines.append(f"    fix: {f.fix}")
     return "\n".join(lines) + ("\n" if lines else "")
@@ -31,7 +33,8 @@ def finding_json(f: Finding) -> dict:
             "path": f.path, "line": f.line, "column": f.col, "end_line": f.end_line, "end_column": f.end_col,
             "message": f.message, "fix": f.fix, "fingerprint": f.fingerprint,
             "edits": [{"line": e.line, "column": e.col, "end_line": e.end_line, "end_column": e.end_col,
-                       "text": e.text} for e in f.edits]}
+                       "text": e.text} for e in f.edits],
+            **({"confirmation": f.confirmed} if f.confirmed else {})}
 
 
 def format_json(findings: Iterable[Finding], *, files: int, errors: list[str], notes: list[str]) -> str:
@@ -84,6 +87,8 @@ def format_sarif(findings: list[Finding], *, root: Path, errors: list[str], note
                         "properties": {"confidence": f.confidence, "category": f.category}}
         if f.rule_id in index:
             result["ruleIndex"] = index[f.rule_id]
+        if f.confirmed:
+            result["properties"]["confirmation"] = f.confirmed
         if f.suppressed:
             result["suppressions"] = [{"kind": "inSource", "justification": f.suppressed}]
         if f.edits:

@@ -1,0 +1,409 @@
+"""`porter analyze --confirm`: check wave64 findings dynamically with the CPU emulator (porter.emulate).
+
+For every kernel that holds a W64 finding (directly, through a __device__ function it calls, or at the launch
+that a host-side finding sits on) a launch is synthesized from the Facts: the block of a constant launch, else
+`__launch_bounds__`, else the default block; a grid of GRID blocks; pointer arguments filled with seeded random
+values (floats uniform in [-1, 1), integers in [0, 10)), integer scalars set to the number of threads launched
+(so `tid < n` guards pass), floating scalars 1.0. The kernel then runs at warp sizes 32 and 64
+(`porter.emulate.differential`) and every W64 finding of that kernel gets one line in `Finding.confirmed`:
+
+    confirmed: ...       outputs (or the run itself: a deadlock, an out-of-bounds access) differ by warp size
+    not confirmed: ...   identical outputs for this one launch; a clean run does not prove the code correct
+    not run: ...         inputs could not be synthesized, the kernel could not be built, or it failed at both sizes
+
+Nothing is compiled or run unless this module is called: plain `porter analyze` never imports it. Only the
+kernel is executed (in the emulator's runner, a separate process), never `main()` or other host code.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from porter.findings import Finding
+
+GRID = 2                     # blocks per synthesized launch
+ARRAY_FACTOR = 4             # pointer arguments hold ARRAY_FACTOR * threads elements (x4 more on the retry)
+MAX_ELEMENTS = 1 << 20       # cap per buffer, whatever the block size
+INT_RANGE = (0, 10)          # integer buffers: small non-negative values (safe as indices and counts)
+DEFAULT_TIMEOUT = 20.0       # seconds per kernel (both warp sizes together)
+
+
+@dataclass(frozen=True)
+class Target:
+    """One kernel launch to try: the spelling the emulator compiles (`k`, `k<256>`, `k<float>`) and its block."""
+    kernel: str
+    block: tuple[int, int, int]
+    block_from: str               # where the block came from, for the message
+    shared_bytes: int = 0
+
+
+@dataclass
+class Outcome:
+    status: str                   # confirmed | not confirmed | not run
+    text: str                     # the line after the status
+
+    def line(self) -> str:
+        return f"{self.status}: {self.text}"
+
+
+@dataclass
+class _Plan:
+    targets: list[Target] = field(default_factory=list)
+    reason: str = ""              # why nothing can be run, when targets is empty
+
+
+# ------------------------------------------------------------------------------------------------ public API
+
+def confirm(findings: list[Finding], results: Iterable[Any], *, config: Any, target: str = "gfx942",
+            default_block: tuple[int, int, int] = (256, 1, 1), timeout: float = DEFAULT_TIMEOUT,
+            jobs: int | None = None, seed: int = 0,
+            progress: Callable[[int, int, str], None] | None = None) -> list[Finding]:
+    """Return `findings` with `confirmed` set on every unsuppressed W64 finding (others are returned unchanged).
+
+    results: the FileResults of the analysis (used for the list of files that parsed); config: the ParseConfig
+    the files were analyzed with (they are parsed once more here, in worker processes, for their Facts)."""
+    wanted = [f for f in findings if f.rule_id.startswith("W64") and not f.suppressed]
+    if not wanted:
+        return findings
+    parsed = {r.path for r in results if not getattr(r, "error", "")}
+    facts = _facts_for(sorted({f.path for f in wanted if f.path in parsed}), config, target, jobs)
+
+    plans: dict[int, _Plan] = {}
+    for i, f in enumerate(findings):
+        if not (f.rule_id.startswith("W64") and not f.suppressed):
+            continue
+        ff = facts.get(f.path)
+        plans[i] = _plan(f, ff, default_block) if ff is not None else _Plan(
+            reason=f"the file could not be parsed again for its kernels ({f.path})")
+
+    todo = sorted({(f.path, t) for i, f in enumerate(findings) if i in plans for t in plans[i].targets},
+                  key=lambda pt: (pt[0], pt[1].kernel, pt[1].block))
+    outcomes: dict[tuple[str, Target], Outcome] = {}
+    if todo:
+        _prepare_runtime(outcomes, todo)
+    pending = [pt for pt in todo if pt not in outcomes]
+    if pending:
+        workers = max(1, min(len(pending), jobs or os.cpu_count() or 1))
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            futures = {pt: pool.submit(run_target, pt[0], pt[1], timeout=timeout, seed=seed) for pt in pending}
+            for n, (pt, fut) in enumerate(futures.items(), 1):
+                outcomes[pt] = fut.result()
+                if progress is not None:
+                    progress(n, len(pending), f"{pt[0]}:{pt[1].kernel}")
+
+    out = list(findings)
+    for i, plan in plans.items():
+        f = findings[i]
+        if not plan.targets:
+            out[i] = dataclasses.replace(f, confirmed=f"not run: {plan.reason}")
+            continue
+        out[i] = dataclasses.replace(f, confirmed=_combine([outcomes[(f.path, t)] for t in plan.targets]))
+    return out
+
+
+# ------------------------------------------------------------------------------------------- facts, planning
+
+def _facts_for(paths: list[str], config: Any, target: str, jobs: int | None) -> dict[str, dict]:
+    """Facts (as JSON dicts) of each path, extracted in worker processes like `porter analyze` itself."""
+    if not paths:
+        return {}
+    from porter.analysis import Request, run
+
+    reqs = [Request(path=p, config=config, target=target, select=("NONE",), dump_facts=True) for p in paths]
+    out = {}
+    for r in run(reqs, max(1, min(len(reqs), jobs or os.cpu_count() or 1)), 300.0):
+        if r.facts is not None and not r.error:
+            out[r.path] = r.facts
+    return out
+
+
+def _walk(node: dict | None) -> Iterable[dict]:
+    stack = [node] if node else []
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(n.get("children", ()))
+
+
+def _contains(loc: dict, line: int) -> bool:
+    return loc.get("line", 0) <= line <= (loc.get("end_line") or loc.get("line", 0))
+
+
+def _same_file(a: str, b: str) -> bool:
+    return a == b or os.path.realpath(a) == os.path.realpath(b)
+
+
+def _base(name: str) -> str:
+    return name.split("<", 1)[0].strip().split("::")[-1]
+
+
+def _plan(f: Finding, facts: dict, default_block: tuple[int, int, int]) -> _Plan:
+    functions = [fn for fn in facts.get("functions", ()) if _same_file(fn["loc"]["path"], f.path)]
+    enclosing = [fn for fn in functions if _contains(fn["loc"], f.line)]
+    if not enclosing:
+        return _Plan(reason="the finding is not inside a function (nothing to run)")
+    span = min(fn["loc"].get("end_line", 0) - fn["loc"]["line"] for fn in enclosing)
+    inner = [fn for fn in enclosing if fn["loc"].get("end_line", 0) - fn["loc"]["line"] == span]
+    fn = inner[0]
+    if fn["kind"] == "host":
+        launches = [ln for ln in facts.get("launches", ()) if _same_file(ln["loc"]["path"], f.path)
+                    and _contains(ln["loc"], f.line)]
+        if not launches:
+            return _Plan(reason="the finding is in host code outside a kernel launch; only kernels are run")
+        plan = _Plan()
+        for ln in launches:
+            t = _target_for_launch(ln, facts, default_block)
+            if isinstance(t, str):
+                plan.reason = t
+            else:
+                plan.targets.append(t)
+        return plan
+    if fn["kind"] == "kernel":
+        kernels = {_base(fn["name"])}
+    else:
+        kernels = _calling_kernels(_base(fn["name"]), facts)
+        if not kernels:
+            return _Plan(reason=f"no kernel in this file calls the __device__ function '{_base(fn['name'])}'")
+    plan = _Plan()
+    reasons = []
+    for k in sorted(kernels):
+        t = _target_for_kernel(k, facts, default_block)
+        if isinstance(t, str):
+            reasons.append(t)
+        else:
+            plan.targets.extend(t)
+    plan.reason = "; ".join(reasons)
+    return plan
+
+
+def _calling_kernels(device_fn: str, facts: dict) -> set[str]:
+    """Kernels that call `device_fn` directly or through other functions."""
+    callers: dict[str, set[str]] = {}
+    kinds: dict[str, str] = {}
+    for fn in facts.get("functions", ()):
+        name = _base(fn["name"])
+        kinds[name] = "kernel" if fn["kind"] == "kernel" or kinds.get(name) == "kernel" else fn["kind"]
+        for n in _walk(fn.get("body")):
+            if n.get("kind") == "call" and n.get("op"):
+                callers.setdefault(_base(n["op"]), set()).add(name)
+    seen, frontier, kernels = {device_fn}, [device_fn], set()
+    while frontier:
+        for caller in callers.get(frontier.pop(), ()):
+            if caller in seen:
+                continue
+            seen.add(caller)
+            if kinds.get(caller) == "kernel":
+                kernels.add(caller)
+            elif kinds.get(caller) in ("device", "host_device"):
+                frontier.append(caller)
+    return kernels
+
+
+def _shared_bytes(facts: dict, launch: dict | None) -> int:
+    sb = (launch or {}).get("shared_bytes") or {}
+    if isinstance(sb.get("value"), int) and sb["value"] > 0:
+        return int(sb["value"])
+    if any(s.get("is_extern") for s in facts.get("shared", ())):
+        return 64 * 1024     # dynamic shared memory of unknown size: the whole LDS of a gfx942 workgroup
+    return 0
+
+
+def _block_of(kernel: str, facts: dict, default_block: tuple[int, int, int],
+              launch: dict | None = None) -> tuple[tuple[int, int, int], str, dict | None]:
+    launches = [launch] if launch else [ln for ln in facts.get("launches", ()) if _base(ln["kernel"]) == kernel]
+    for ln in launches:
+        if ln.get("block_dims"):
+            return tuple(ln["block_dims"]), f"the launch at line {ln['loc']['line']}", ln  # type: ignore[return-value]
+    for fn in facts.get("functions", ()):
+        if _base(fn["name"]) == kernel and fn.get("launch_bounds"):
+            return (int(fn["launch_bounds"][0]), 1, 1), "__launch_bounds__", (launches or [None])[0]
+    return default_block, "the default block", (launches or [None])[0]
+
+
+def _spellings(kernel: str, facts: dict, launch: dict | None = None) -> list[str] | str:
+    fns = [fn for fn in facts.get("functions", ()) if fn["kind"] == "kernel" and _base(fn["name"]) == kernel]
+    if not fns:
+        return f"'{kernel}' is not a kernel defined in this file"
+    if launch is not None and launch.get("template_args"):
+        return [f"{kernel}<{', '.join(launch['template_args'])}>"]
+    if not any(fn.get("is_template") for fn in fns):
+        return [kernel]
+    inst = sorted({f"{kernel}<{', '.join(v for _, v in fn['template_args'])}>" for fn in fns
+                   if fn.get("template_args") and not fn.get("is_template")})
+    if not inst:
+        inst = sorted({f"{kernel}<{', '.join(ln['template_args'])}>" for ln in facts.get("launches", ())
+                       if _base(ln["kernel"]) == kernel and ln.get("template_args")})
+    if not inst:
+        return f"template kernel '{kernel}' has no instantiation in this file to take its template arguments from"
+    return inst[:2]
+
+
+def _target_for_kernel(kernel: str, facts: dict, default_block: tuple[int, int, int]) -> list[Target] | str:
+    names = _spellings(kernel, facts)
+    if isinstance(names, str):
+        return names
+    block, why, launch = _block_of(kernel, facts, default_block)
+    return [Target(n, block, why, _shared_bytes(facts, launch)) for n in names]
+
+
+def _target_for_launch(launch: dict, facts: dict, default_block: tuple[int, int, int]) -> Target | str:
+    kernel = _base(launch["kernel"])
+    names = _spellings(kernel, facts, launch)
+    if isinstance(names, str):
+        return names
+    block, why, _ = _block_of(kernel, facts, default_block, launch)
+    return Target(names[0], block, why, _shared_bytes(facts, launch))
+
+
+# ------------------------------------------------------------------------------------------------- running
+
+def _prepare_runtime(outcomes: dict, todo: list) -> None:
+    """Build the emulator runtime once before the worker threads start (its build is not thread-safe)."""
+    from porter.emulate.build import CompileError, runtime_artifacts
+
+    try:
+        runtime_artifacts()
+    except (CompileError, OSError) as e:
+        for pt in todo:
+            outcomes[pt] = Outcome("not run", f"the emulator runtime could not be built: {_first_line(str(e))}")
+
+
+def _first_line(text: str, limit: int = 300) -> str:
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    first = next((ln for ln in lines if "error" in ln), lines[0] if lines else "")
+    return first if len(first) <= limit else first[:limit - 3] + "..."
+
+
+def synthesize(params: Iterable[Any], threads: int, seed: int, factor: int = ARRAY_FACTOR,
+               ) -> tuple[dict[str, Any], list[str]] | str:
+    """Arguments for one launch of `threads` threads, drawn the way `porter emulate --inputs` draws them (same
+    generator, same order), with the matching --inputs specs. A string says why it cannot be done."""
+    import numpy as np
+
+    from porter.emulate import param_dtype
+
+    rng = np.random.default_rng(seed)
+    size = min(MAX_ELEMENTS, max(64, factor * threads))
+    args: dict[str, Any] = {}
+    specs: list[str] = []
+    for p in params:
+        dt = param_dtype(p)
+        if p.kind == "ptr":
+            if dt is None:
+                what = "void" if p.code == "v0" else "a pointer" if p.code == "p8" else f"a {p.nbytes}-byte struct"
+                return f"parameter '{p.name}' points to {what}; porter cannot synthesize its contents"
+            if dt.kind == "f":
+                args[p.name] = rng.uniform(-1.0, 1.0, (size,)).astype(dt)
+                specs.append(f"{p.name}=rand:{size}")
+            else:
+                hi = 2 if dt.kind == "b" else INT_RANGE[1]
+                args[p.name] = rng.integers(INT_RANGE[0], hi, (size,)).astype(dt)
+                specs.append(f"{p.name}=randint:{size}:{INT_RANGE[0]}:{hi}")
+        else:
+            if dt is None:
+                return f"parameter '{p.name}' is a {p.nbytes}-byte struct or class passed by value; porter " \
+                       f"cannot synthesize it"
+            if dt.kind == "f":
+                args[p.name] = 1.0
+            elif dt.kind == "b":
+                args[p.name] = 1
+            else:
+                args[p.name] = min(threads, int(np.iinfo(dt).max))
+            specs.append(f"{p.name}={args[p.name]}")
+    return args, specs
+
+
+def _fmt3(d: tuple[int, int, int]) -> str:
+    return ",".join(str(x) for x in d) if d[1:] != (1, 1) else str(d[0])
+
+
+def run_target(path: str, t: Target, *, timeout: float = DEFAULT_TIMEOUT, seed: int = 0) -> Outcome:
+    """Compile `t.kernel` from `path` for the emulator and run it at warp sizes 32 and 64."""
+    from porter.emulate import (CompileError, KernelTimeout, MemoryFault, differential,
+                                kernel_signature)
+
+    threads = t.block[0] * t.block[1] * t.block[2]
+    if threads > 1024:
+        return Outcome("not run", f"block {_fmt3(t.block)} ({t.block_from}) has more than 1024 threads")
+    try:
+        params = kernel_signature(path, t.kernel)
+    except CompileError as e:
+        return Outcome("not run", f"the emulator could not compile '{t.kernel}': {_first_line(str(e))}")
+    except OSError as e:
+        return Outcome("not run", f"the emulator could not build '{t.kernel}': {e}")
+    grid = GRID
+    per_run = max(1.0, timeout / 2)
+    rep = None
+    launch = ""
+    for factor in (ARRAY_FACTOR, ARRAY_FACTOR * 4):
+        synth = synthesize(params, grid * threads, seed, factor)
+        if isinstance(synth, str):
+            return Outcome("not run", f"'{t.kernel}': {synth}")
+        args, specs = synth
+        launch = (f"{t.kernel}<<<{grid}, {_fmt3(t.block)}>>> (block from {t.block_from}; "
+                  f"reproduce: porter emulate {path} -k '{t.kernel}' --grid {grid} --block {','.join(map(str, t.block))}"
+                  + (f" --shared {t.shared_bytes}" if t.shared_bytes else "")
+                  + f" --diff --seed {seed} -i {','.join(specs)})")
+        try:
+            rep = differential(path, t.kernel, grid, t.block, args, shared_bytes=t.shared_bytes, timeout=per_run,
+                               rtol=1e-4, atol=1e-5)
+        except CompileError as e:
+            return Outcome("not run", f"the emulator could not compile '{t.kernel}': {_first_line(str(e))}")
+        except (TypeError, ValueError) as e:
+            return Outcome("not run", f"'{t.kernel}': the synthesized arguments were refused: {e}")
+        # Out of bounds at both sizes: perhaps the buffers are too small for the index math; retry larger once.
+        if not (len(rep.errors) == 2 and all(isinstance(e, MemoryFault) for e in rep.errors.values())):
+            break
+    assert rep is not None
+    if rep.diffs:
+        d = rep.diffs[0]
+        first = ", ".join(f"{d.name}[{ix[0] if len(ix) == 1 else list(ix)}]: {_num(a)} vs {_num(b)}"
+                          for ix, a, b in list(zip(d.indices, d.values_32, d.values_64))[:2])
+        more = f"; also {', '.join(x.name for x in rep.diffs[1:])}" if len(rep.diffs) > 1 else ""
+        return Outcome("confirmed", f"outputs differ at warp size 32 vs 64 ({first}; {d.n_differ} of {d.total} "
+                                    f"elements of '{d.name}' differ{more}) in {launch}")
+    if len(rep.errors) == 1:
+        (w, e), = rep.errors.items()
+        if isinstance(e, KernelTimeout):
+            return Outcome("not run", f"the kernel timed out at warp size {w} only ({_first_line(str(e))}) in "
+                                      f"{launch}; the emulator cannot run spin-waits between lanes")
+        return Outcome("confirmed", f"the kernel fails at warp size {w} but not at {96 - w}: {type(e).__name__}: "
+                                    f"{_first_line(str(e))} in {launch}")
+    if rep.errors:
+        e = rep.errors[64]
+        return Outcome("not run", f"the kernel failed at both warp sizes with synthesized inputs "
+                                  f"({type(e).__name__}: {_first_line(str(e))}) in {launch}; the synthesized "
+                                  f"launch may not match how the kernel is really launched")
+    names = ", ".join(sorted(rep.outputs.get(64, {}))) or "no outputs"
+    warned = _wave64_warnings(rep)
+    extra = f"; the emulator warned at warp size 64: {warned}" if warned else ""
+    return Outcome("not confirmed", f"outputs ({names}) identical at warp size 32 and 64 in {launch}{extra}; "
+                                    f"a clean run on one synthesized input does not prove the code correct")
+
+
+def _num(v: Any) -> str:
+    return f"{v:.6g}" if isinstance(v, float) else str(v)
+
+
+def _wave64_warnings(rep: Any) -> str:
+    w32 = {str(w.get("message", "")) for w in getattr(rep.outputs.get(32), "warnings", [])}
+    w64 = [str(w.get("message", "")) for w in getattr(rep.outputs.get(64), "warnings", [])]
+    new = [m for m in dict.fromkeys(w64) if m and m not in w32]
+    return _first_line(new[0]) if new else ""
+
+
+def _combine(outcomes: list[Outcome]) -> str:
+    """One line for a finding reached through several kernels: the strongest evidence wins."""
+    for status in ("confirmed", "not confirmed", "not run"):
+        hits = [o for o in outcomes if o.status == status]
+        if hits:
+            line = hits[0].line()
+            if len(outcomes) > 1:
+                line += f" [{len(hits)} of {len(outcomes)} kernels reaching this code: {status}]"
+            return line
+    return "not run: no kernel reaches this code"
