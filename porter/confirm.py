@@ -78,8 +78,12 @@ def confirm(findings: list[Finding], results: Iterable[Any], *, config: Any, tar
         if not (f.rule_id.startswith("W64") and not f.suppressed):
             continue
         ff = facts.get(f.path)
-        plans[i] = _plan(f, ff, default_block) if ff is not None else _Plan(
-            reason=f"the file could not be parsed again for its kernels ({f.path})")
+        if ff is None:
+            plans[i] = _Plan(reason=f"the file could not be parsed again for its kernels ({f.path})")
+        elif (why := load_time_code(ff)):
+            plans[i] = _Plan(reason=why)
+        else:
+            plans[i] = _plan(f, ff, default_block)
 
     todo = sorted({(f.path, t) for i, f in enumerate(findings) if i in plans for t in plans[i].targets},
                   key=lambda pt: (pt[0], pt[1].kernel, pt[1].block))
@@ -120,6 +124,21 @@ def _facts_for(paths: list[str], config: Any, target: str, jobs: int | None) -> 
         if r.facts is not None and not r.error:
             out[r.path] = r.facts
     return out
+
+
+def load_time_code(facts: dict) -> str:
+    """Why loading the file's code would run host code, or ''. The emulator links the whole file into a library;
+    a file-scope variable initialized by a call (a constructor, `atoi(...)`) would run when it is loaded."""
+    for g in facts.get("globals", ()):
+        path = g.get("loc", {}).get("path", "")
+        if path.startswith("/usr/") or "/porter/stubs/" in path:
+            continue
+        call = next((n for n in _walk(g) if n.get("kind") in ("call", "mcall")), None)
+        if call is not None:
+            return (f"file-scope '{g.get('op', '?')}' (line {g.get('loc', {}).get('line', '?')}) is initialized by "
+                    f"calling '{call.get('op', '?')}', host code that would run when the kernel's library is loaded; "
+                    f"--confirm runs kernels only")
+    return ""
 
 
 def _walk(node: dict | None) -> Iterable[dict]:

@@ -154,3 +154,14 @@ def test_help_says_confirm_compiles_and_runs() -> None:
     text = " ".join(res.stdout.split())
     assert "--confirm" in text and "RUNS it on the CPU" in text and "separate process" in text
     assert "never runs host code" in text
+
+
+def test_file_scope_initializers_block_the_run(tmp_path: Path) -> None:
+    # static Boom boom; would call abort() as the emulator loads the kernel's library: refused, nothing built
+    cache = tmp_path / "emulate-cache"
+    src = ROOT / "tests" / "data" / "confirm" / "load_time.hip"
+    res = subprocess.run([str(PORTER), "analyze", str(src), "--confirm", "--format", "json", "-q"],
+                         capture_output=True, text=True, env={**os.environ, "PORTER_EMULATE_CACHE": str(cache)})
+    (f,) = json.loads(res.stdout)["findings"]
+    assert f["confirmation"].startswith("not run: file-scope 'boom' (line 8) is initialized by calling 'Boom'")
+    assert not cache.exists()
