@@ -84,7 +84,7 @@ def convert(file: str, kernel_names: tuple[str, ...], output_dir: str, target: s
     2 usage or input error.
     """
     from porter.convert.params import ParamError
-    from porter.convert.recognize import kernels, recognize
+    from porter.convert.recognize import UnknownKernel, kernels, recognize
     from porter.convert.render import list_families, render, write_module
     from porter.frontend import FrontendError, analyze_file
     from porter.frontend_config import make_config
@@ -117,7 +117,7 @@ def convert(file: str, kernel_names: tuple[str, ...], output_dir: str, target: s
         report: dict[str, object] = {"kernel": name, "file": file}
         try:
             rec = recognize(facts, name)
-        except LookupError:
+        except UnknownKernel:
             click.echo(f"porter: error: {file}: no kernel '{name}' (kernels: {', '.join(available)})", err=True)
             status = EXIT_USAGE
             continue

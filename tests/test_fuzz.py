@@ -97,8 +97,8 @@ def test_fuzz_analyze_one_never_raises(rnd: random.Random, kind: str, select: tu
 # ------------------------------------------------------------------------------------------ recognizer
 
 def recognize_all(path: str) -> list[tuple[str, str]]:
-    """Worker: recognize every kernel of a file; a missing kernel must be a LookupError and nothing else."""
-    from porter.convert.recognize import kernels, recognize
+    """Worker: recognize every kernel of a file; a missing kernel must raise UnknownKernel and nothing else."""
+    from porter.convert.recognize import UnknownKernel, kernels, recognize
     from porter.frontend import FrontendError, analyze_file
 
     try:
@@ -112,7 +112,7 @@ def recognize_all(path: str) -> list[tuple[str, str]]:
         out.append((name, rec.best.family if rec.best is not None else ""))
     try:
         recognize(facts, "no_such_kernel_\u00e9")
-    except LookupError:
+    except UnknownKernel:
         pass
     else:
         raise AssertionError("recognize() accepted a missing kernel")

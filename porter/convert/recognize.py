@@ -28,6 +28,10 @@ FAMILIES = ("attention", "batched_gemm", "gemm", "softmax", "layernorm", "rmsnor
             "elementwise")
 
 
+class UnknownKernel(Exception):
+    """The file has no (defined) kernel of that name or instantiation."""
+
+
 @dataclass(frozen=True)
 class Candidate:
     family: str
@@ -514,7 +518,7 @@ def recognize(facts: FileFacts, kernel: str) -> Recognition:
         wanted = [a.strip() for a in targs.rstrip(">").split(",")]
         views = [v for v in views if [a for _, a in v.fn.template_args] == wanted]
     if not views:
-        raise LookupError(kernel)
+        raise UnknownKernel(kernel)
     f = features(fv, views[0])
     cands = sorted(_candidates(f, facts), key=lambda c: (-c.score, FAMILIES.index(c.family)))
     cands = [replace(c, notes=_notes(c, f, views[0], all_views)) for c in cands]
