@@ -16,6 +16,7 @@ import shlex
 import stat
 import sys
 from dataclasses import replace
+from functools import lru_cache
 from pathlib import Path
 
 import clang.cindex as ci
@@ -51,6 +52,9 @@ _STMTS = {"COMPOUND_STMT": "block", "RETURN_STMT": "return", "BREAK_STMT": "brea
           "WHILE_STMT": "while", "DO_STMT": "do", "IF_STMT": "if", "DECL_STMT": "decls", "INIT_LIST_EXPR": "init_list",
           "CONDITIONAL_OPERATOR": "cond", "ARRAY_SUBSCRIPT_EXPR": "index", "FLOATING_LITERAL": "float",
           "CXX_BOOL_LITERAL_EXPR": "int", "SWITCH_STMT": "switch", "CASE_STMT": "case", "LAMBDA_EXPR": "lambda"}
+# statements keep only their start position (findings point at expressions)
+_STATEMENTS = ("block", "decls", "return", "break", "continue", "while", "do", "if", "switch", "case")
+_STATEMENT_KINDS = {k for k, v in _STMTS.items() if v in _STATEMENTS}
 _SKIP = {"TYPE_REF", "NAMESPACE_REF", "TEMPLATE_REF", "CUDASHARED_ATTR", "CUDAGLOBAL_ATTR", "CUDADEVICE_ATTR",
          "CUDAHOST_ATTR", "CUDACONSTANT_ATTR", "UNEXPOSED_ATTR", "ALIGNED_ATTR", "PARM_DECL", "MEMBER_REF",
          "TEMPLATE_TYPE_PARAMETER", "TEMPLATE_NON_TYPE_PARAMETER", "ANNOTATE_ATTR", "VISIBILITY_ATTR",
@@ -96,6 +100,8 @@ def _bind() -> None:
     lib.clang_getSpecializedCursorTemplate.errcheck = ci.Cursor.from_result
     lib.clang_Cursor_isMacroFunctionLike.argtypes = [ci.Cursor]
     lib.clang_Cursor_isMacroFunctionLike.restype = ctypes.c_uint
+    lib.clang_Location_isFromMainFile.argtypes = [ci.SourceLocation]
+    lib.clang_Location_isFromMainFile.restype = ctypes.c_int
 
 
 _bind()
@@ -111,18 +117,55 @@ def _kind(c: ci.Cursor) -> str:
 
 _VISIT = ci.callbacks["cursor_visit"]
 
+# A second handle on the same library, for calls without the bindings' per-result wrapping (Type objects,
+# CXString conversions): type spellings are read for almost every node.
+_RAW = ctypes.CDLL(ci.conf.get_filename())
+_RAW.clang_getCursorType.argtypes = [ci.Cursor]
+_RAW.clang_getCursorType.restype = ci.Type
+_RAW.clang_getTypeSpelling.argtypes = [ci.Type]
+_RAW.clang_getTypeSpelling.restype = ci._CXString
+_RAW.clang_getCString.argtypes = [ci._CXString]
+_RAW.clang_getCString.restype = ctypes.c_char_p
+_RAW.clang_getCursorExtent.argtypes = [ci.Cursor]
+_RAW.clang_getCursorExtent.restype = ci.SourceRange
+_RAW.clang_getRangeStart.argtypes = [ci.SourceRange]
+_RAW.clang_getRangeStart.restype = ci.SourceLocation
+_RAW.clang_getRangeEnd.argtypes = [ci.SourceRange]
+_RAW.clang_getRangeEnd.restype = ci.SourceLocation
+
+
+def _type_spelling(c: ci.Cursor) -> str:
+    """c.type.spelling, computed once per cursor."""
+    try:
+        return c._porter_type_spelling  # type: ignore[attr-defined]
+    except AttributeError:
+        cx = _RAW.clang_getTypeSpelling(_RAW.clang_getCursorType(c))  # disposed by _CXString.__del__
+        spelling = (_RAW.clang_getCString(cx) or b"").decode("utf-8", "replace")
+        c._porter_type_spelling = spelling  # type: ignore[attr-defined]
+        return spelling
+
+
+_SINK: list[list[ci.Cursor]] = [[]]
+
+
+def _collect_child(child: ci.Cursor, parent: ci.Cursor, acc: object) -> int:
+    _SINK[0].append(child)
+    return 1  # CXChildVisit_Continue
+
+
+_COLLECT_CHILD = _VISIT(_collect_child)  # one ctypes thunk for every call, not one per call
+
 
 def _children(c: ci.Cursor) -> list[ci.Cursor]:
-    """Cursor.get_children without its per-child null-cursor check (a ctypes call per child)."""
+    """Cursor.get_children without its per-child null-cursor check (a ctypes call per child). Not reentrant:
+    the visitor only collects, so nothing runs inside it."""
     out: list[ci.Cursor] = []
+    _SINK[0] = out
+    _LIB.clang_visitChildren(c, _COLLECT_CHILD, None)
+    _SINK[0] = []  # drop the reference: the cursors keep their translation unit alive
     tu = c._tu
-
-    def visit(child: ci.Cursor, parent: ci.Cursor, acc: object) -> int:
+    for child in out:
         child._tu = tu
-        out.append(child)
-        return 1
-
-    _LIB.clang_visitChildren(c, _VISIT(visit), None)
     return out
 
 
@@ -140,11 +183,15 @@ def _evaluate_int(cursor: ci.Cursor) -> int | None:
         _LIB.clang_EvalResult_dispose(res)
 
 
+# Out-parameters of clang_getFileLocation, allocated once: it runs for every node (each worker is one thread).
+_OUT_FILE, _OUT_LINE, _OUT_COL, _OUT_OFF = ctypes.c_void_p(), ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint()
+_OUT_ARGS = (ctypes.byref(_OUT_FILE), ctypes.byref(_OUT_LINE), ctypes.byref(_OUT_COL), ctypes.byref(_OUT_OFF))
+
+
 def _file_line_col(location: ci.SourceLocation) -> tuple[int, int, int]:
     """(file handle, line, column) of the exact spelling place in a file (macro arguments resolved)."""
-    f, line, col, off = ctypes.c_void_p(), ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint()
-    _LIB.clang_getFileLocation(location, ctypes.byref(f), ctypes.byref(line), ctypes.byref(col), ctypes.byref(off))
-    return f.value or 0, line.value, col.value
+    _LIB.clang_getFileLocation(location, *_OUT_ARGS)
+    return _OUT_FILE.value or 0, _OUT_LINE.value, _OUT_COL.value
 
 
 # ------------------------------------------------------------------------------------------------- arguments
@@ -321,6 +368,7 @@ _INT_TYPES = ("int", "unsigned", "long", "short", "char", "size_t", "uint", "int
               "ptrdiff_t", "uint32_t", "uint64_t", "index_t")
 
 
+@lru_cache(maxsize=4096)  # a file has few distinct type spellings; this runs for most expressions
 def _is_int_type(spelling: str) -> bool:
     s = spelling.replace("const ", "").strip()
     return "*" not in s and "[" not in s and any(s.startswith(p) or s.endswith(p) for p in _INT_TYPES)
@@ -350,16 +398,17 @@ class _Extractor:
         self.ids: dict[int, str] = {}
 
     # -- locations
-    def _in_main(self, cursor: ci.Cursor) -> bool:
-        f = cursor.location.file
-        return f is not None and f.name == self.main_file.name
+    @staticmethod
+    def _in_main(cursor: ci.Cursor) -> bool:
+        # expansion location in the main file; asking libclang avoids building a File and its name per cursor
+        return bool(_LIB.clang_Location_isFromMainFile(_LIB.clang_getCursorLocation(cursor)))
 
     def loc(self, cursor: ci.Cursor, with_end: bool = True) -> Loc:
-        ext = cursor.extent
-        _, line, col = _file_line_col(ext.start)
+        ext = _RAW.clang_getCursorExtent(cursor)
+        _, line, col = _file_line_col(_RAW.clang_getRangeStart(ext))
         if not with_end:
             return Loc(self.path, line, col)
-        _, eline, ecol = _file_line_col(ext.end)
+        _, eline, ecol = _file_line_col(_RAW.clang_getRangeEnd(ext))
         return Loc(self.path, line, col, eline, ecol)
 
     def _id(self, cursor: ci.Cursor) -> str:
@@ -462,7 +511,7 @@ class _Extractor:
         else:
             fkind = "host"
         fid = self._id(c)
-        params = tuple(Param(ch.spelling, ch.type.spelling) for ch in children if _kind(ch) == "PARM_DECL")
+        params = tuple(Param(ch.spelling, _type_spelling(ch)) for ch in children if _kind(ch) == "PARM_DECL")
         tparams = [ch.spelling for ch in children if _kind(ch).startswith("TEMPLATE_")]
         targs = self._template_args(c)
         if targs:
@@ -508,47 +557,47 @@ class _Extractor:
         if kind == "UNEXPOSED_EXPR":
             kids = [k for k in (self.convert(ch) for ch in _children(c)) if k is not None]
             if not kids:
-                return Node("default", type=c.type.spelling) if c.location.line == 0 else None
+                return Node("default", type=_type_spelling(c)) if c.location.line == 0 else None
             if len(kids) == 1:
                 inner = kids[0]
-                tspell = c.type.spelling
+                tspell = _type_spelling(c)
                 if tspell == inner.type or not tspell or inner.kind not in ("int", "ref", "member", "call",
                                                                           "binop", "unop", "cond", "index", "cast",
                                                                           "mcall"):
                     return inner
                 return Node("cast", op="implicit", type=tspell, value=inner.value, loc=inner.loc, children=(inner,))
-            return Node("other", type=c.type.spelling, loc=self.loc(c), children=tuple(kids))
+            return Node("other", type=_type_spelling(c), loc=self.loc(c), children=tuple(kids))
         if kind == "PAREN_EXPR":
             kids = [k for k in (self.convert(ch) for ch in _children(c)) if k is not None]
             return kids[0] if len(kids) == 1 else None
-        loc = self.loc(c)
+        loc = self.loc(c, with_end=kind not in _STATEMENT_KINDS)
         if kind == "INTEGER_LITERAL":
             return self._int_literal(c, loc)
         if kind == "DECL_REF_EXPR":
             return self._decl_ref(c, loc)
         if kind == "MEMBER_REF_EXPR":
             kids = tuple(k for k in (self.convert(ch) for ch in _children(c)) if k is not None)
-            return Node("member", op=c.spelling, type=c.type.spelling, loc=loc,
+            return Node("member", op=c.spelling, type=_type_spelling(c), loc=loc,
                         macro=self.macro_at.get((loc.line, loc.col), ""), children=kids)
         if kind == "CALL_EXPR":
             return self._call(c, loc)
         if kind in ("BINARY_OPERATOR", "COMPOUND_ASSIGNMENT_OPERATOR"):
             kids = tuple(k for k in (self.convert(ch) for ch in _children(c)) if k is not None)
             op = _BINOPS.get(_LIB.clang_getCursorBinaryOperatorKind(c), "?")
-            value = _fold(op, kids, c.type.spelling) if len(kids) == 2 else None
-            return Node("binop", op=op, type=c.type.spelling, value=value, loc=loc, children=kids)
+            value = _fold(op, kids, _type_spelling(c)) if len(kids) == 2 else None
+            return Node("binop", op=op, type=_type_spelling(c), value=value, loc=loc, children=kids)
         if kind == "UNARY_OPERATOR":
             kids = tuple(k for k in (self.convert(ch) for ch in _children(c)) if k is not None)
             op = _UNOPS.get(_LIB.clang_getCursorUnaryOperatorKind(c), "?")
             value = _fold_unary(op, kids[0].value) if kids and kids[0].value is not None else None
-            return Node("unop", op=op, type=c.type.spelling, value=value, loc=loc, children=kids)
+            return Node("unop", op=op, type=_type_spelling(c), value=value, loc=loc, children=kids)
         if kind in ("CXX_UNARY_EXPR", "UNARY_EXPR"):  # sizeof / alignof
-            return Node("int", op="sizeof", type=c.type.spelling, value=_evaluate_int(c), loc=loc)
+            return Node("int", op="sizeof", type=_type_spelling(c), value=_evaluate_int(c), loc=loc)
         if kind in _CASTS:
             kids = tuple(k for k in (self.convert(ch) for ch in _children(c)) if k is not None)
             size = _pointee_size(c.type)
-            value = kids[-1].value if kids and _is_int_type(c.type.spelling) else None
-            return Node("cast", op=_CASTS[kind], type=c.type.spelling, value=value, ref=str(size or ""), loc=loc,
+            value = kids[-1].value if kids and _is_int_type(_type_spelling(c)) else None
+            return Node("cast", op=_CASTS[kind], type=_type_spelling(c), value=value, ref=str(size or ""), loc=loc,
                         children=kids[-1:])
         if kind == "VAR_DECL":
             return self._var_decl(c, loc)
@@ -559,17 +608,17 @@ class _Extractor:
             return Node("for", op="range", loc=loc, children=kids)
         mapped = _STMTS.get(kind, "other")
         kids = tuple(k for k in (self.convert(ch) for ch in _children(c)) if k is not None)
-        if mapped in ("block", "decls", "return", "break", "continue", "while", "do", "if", "switch", "case"):
-            return Node(mapped, loc=Loc(self.path, loc.line, loc.col), children=kids)
+        if mapped in _STATEMENTS:
+            return Node(mapped, loc=loc, children=kids)
         if mapped == "index":
-            node = Node("index", type=c.type.spelling, ref=str(_size(c.type) or ""), loc=loc, children=kids)
+            node = Node("index", type=_type_spelling(c), ref=str(_size(c.type) or ""), loc=loc, children=kids)
             self._maybe_shared_access(node)
             return node
         if mapped == "int":  # bool literal
             return Node("int", value=1 if c.spelling == "true" or _tok(c) == "true" else 0, type="bool", loc=loc)
         if mapped == "other" and not kids and c._kind_id not in _EXPRESSION_KINDS:
             return None
-        return Node(mapped, op=c.spelling if mapped == "other" else "", type=c.type.spelling
+        return Node(mapped, op=c.spelling if mapped == "other" else "", type=_type_spelling(c)
                     if c._kind_id in _EXPRESSION_KINDS else "", loc=loc, children=kids)
 
     def _int_literal(self, c: ci.Cursor, loc: Loc) -> Node:
@@ -584,23 +633,22 @@ class _Extractor:
         if value is not None and key not in self.seen_literals:
             self.seen_literals.add(key)
             self.literals.append(IntLiteral(value, loc, macro))
-        return Node("int", type=c.type.spelling, value=value, macro=macro, loc=loc)
+        return Node("int", type=_type_spelling(c), value=value, macro=macro, loc=loc)
 
     def _decl_ref(self, c: ci.Cursor, loc: Loc) -> Node:
         if not c.spelling:  # substituted template parameter in an instantiation
             # the substituted value is not a literal of the source: evaluate it without recording it
             value = _evaluate_int(c)
             if value is not None:
-                return Node("int", type=c.type.spelling, value=value, op="template", loc=loc)
+                return Node("int", type=_type_spelling(c), value=value, op="template", loc=loc)
         ref = c.referenced
         rid = self._id(ref) if ref is not None else ""
         value = None
-        if ref is not None and ref.kind in (ci.CursorKind.ENUM_CONSTANT_DECL, ci.CursorKind.VAR_DECL,
-                                             ci.CursorKind.TEMPLATE_NON_TYPE_PARAMETER) and \
-                _is_int_type(c.type.spelling) and ("const" in c.type.spelling or
+        if ref is not None and _kind(ref) in ("ENUM_CONSTANT_DECL", "VAR_DECL", "TEMPLATE_NON_TYPE_PARAMETER") and \
+                _is_int_type(_type_spelling(c)) and ("const" in _type_spelling(c) or
                                                     _kind(ref) == "ENUM_CONSTANT_DECL"):
             value = _evaluate_int(c) if c.spelling != "warpSize" else None
-        return Node("ref", op=c.spelling, type=c.type.spelling, value=value, ref=rid,
+        return Node("ref", op=c.spelling, type=_type_spelling(c), value=value, ref=rid,
                     macro=self.macro_at.get((loc.line, loc.col), ""), loc=loc)
 
     def _call(self, c: ci.Cursor, loc: Loc) -> Node | None:
@@ -614,9 +662,9 @@ class _Extractor:
                     not (k.kind in ("ref", "cast") and any(n.kind == "ref" and n.op.startswith("operator")
                                                            for n in k.walk()))]
             if len(kids) == 2:
-                return Node("binop", op=name[8:], type=c.type.spelling, loc=loc, children=tuple(kids))
+                return Node("binop", op=name[8:], type=_type_spelling(c), loc=loc, children=tuple(kids))
         args = tuple(k for k in (self.convert(a) for a in c.get_arguments()) if k is not None)
-        if len(args) == 1 and name and name == c.type.spelling and \
+        if len(args) == 1 and name and name == _type_spelling(c) and \
                 args[0].type.replace("const ", "").rstrip(" &") == name:
             return args[0]  # a copy construction of a struct value (__half, float4): the value itself
         if config is not None:
@@ -632,9 +680,9 @@ class _Extractor:
         ref = c.referenced if name and not name.startswith("__") and name not in CROSS_LANE_CALLS else None
         rid = self._id(ref) if ref is not None and ref.location.file is not None else ""
         if base is not None:
-            node = Node("mcall", op=name, type=c.type.spelling, ref=rid, loc=loc, children=(base,) + args)
+            node = Node("mcall", op=name, type=_type_spelling(c), ref=rid, loc=loc, children=(base,) + args)
         else:
-            node = Node("call", op=name, type=c.type.spelling, ref=rid, loc=loc, children=args)
+            node = Node("call", op=name, type=_type_spelling(c), ref=rid, loc=loc, children=args)
         if name in CROSS_LANE_CALLS and self.current_fn:
             self.cross_lane.append(CrossLaneCall(self.current_fn, name, args, loc))
         return node
@@ -668,9 +716,9 @@ class _Extractor:
                        if k is not None)
         is_shared = any(_kind(ch) == "CUDASHARED_ATTR" for ch in _children(c))
         rid = self._id(c)
-        value = init.value if init is not None and "const" in c.type.spelling and _is_int_type(c.type.spelling) \
+        value = init.value if init is not None and "const" in _type_spelling(c) and _is_int_type(_type_spelling(c)) \
             else None
-        node = Node("decl", op=c.spelling, type=c.type.spelling, value=value, ref=rid,
+        node = Node("decl", op=c.spelling, type=_type_spelling(c), value=value, ref=rid,
                     macro="shared" if is_shared else "", loc=loc,
                     children=((init,) if init is not None else ()) + ((Node("bounds", children=bounds),) if bounds else ()))
         if is_shared:
