@@ -70,42 +70,47 @@ class FrontendError(Exception):
 
 # ---------------------------------------------------------------------------------------------- libclang glue
 
-def _bind() -> None:
-    lib = ci.conf.lib
-    lib.clang_getCursorBinaryOperatorKind.argtypes = [ci.Cursor]
-    lib.clang_getCursorBinaryOperatorKind.restype = ctypes.c_int
-    lib.clang_getCursorUnaryOperatorKind.argtypes = [ci.Cursor]
-    lib.clang_getCursorUnaryOperatorKind.restype = ctypes.c_int
-    lib.clang_Cursor_Evaluate.argtypes = [ci.Cursor]
-    lib.clang_Cursor_Evaluate.restype = ctypes.c_void_p
-    lib.clang_EvalResult_getKind.argtypes = [ctypes.c_void_p]
-    lib.clang_EvalResult_getKind.restype = ctypes.c_int
-    lib.clang_EvalResult_isUnsignedInt.argtypes = [ctypes.c_void_p]
-    lib.clang_EvalResult_isUnsignedInt.restype = ctypes.c_uint
-    lib.clang_EvalResult_getAsUnsigned.argtypes = [ctypes.c_void_p]
-    lib.clang_EvalResult_getAsUnsigned.restype = ctypes.c_ulonglong
-    lib.clang_EvalResult_getAsLongLong.argtypes = [ctypes.c_void_p]
-    lib.clang_EvalResult_getAsLongLong.restype = ctypes.c_longlong
-    lib.clang_EvalResult_dispose.argtypes = [ctypes.c_void_p]
-    lib.clang_EvalResult_dispose.restype = None
-    lib.clang_getFileLocation.argtypes = [ci.SourceLocation, ctypes.POINTER(ctypes.c_void_p),
-                                          ctypes.POINTER(ctypes.c_uint), ctypes.POINTER(ctypes.c_uint),
-                                          ctypes.POINTER(ctypes.c_uint)]
-    lib.clang_getFileLocation.restype = None
-    lib.clang_Cursor_getVarDeclInitializer.argtypes = [ci.Cursor]
-    lib.clang_Cursor_getVarDeclInitializer.restype = ci.Cursor
-    lib.clang_Cursor_getVarDeclInitializer.errcheck = ci.Cursor.from_result
-    lib.clang_getSpecializedCursorTemplate.argtypes = [ci.Cursor]
-    lib.clang_getSpecializedCursorTemplate.restype = ci.Cursor
-    lib.clang_getSpecializedCursorTemplate.errcheck = ci.Cursor.from_result
-    lib.clang_Cursor_isMacroFunctionLike.argtypes = [ci.Cursor]
-    lib.clang_Cursor_isMacroFunctionLike.restype = ctypes.c_uint
-    lib.clang_Location_isFromMainFile.argtypes = [ci.SourceLocation]
-    lib.clang_Location_isFromMainFile.restype = ctypes.c_int
+_UINT_P = ctypes.POINTER(ctypes.c_uint)
+# Functions the bindings do not declare (or declare with slow result wrapping): (name, argtypes, restype, errcheck)
+_SIGNATURES = (
+    ("clang_getCursorBinaryOperatorKind", [ci.Cursor], ctypes.c_int, None),
+    ("clang_getCursorUnaryOperatorKind", [ci.Cursor], ctypes.c_int, None),
+    ("clang_Cursor_Evaluate", [ci.Cursor], ctypes.c_void_p, None),
+    ("clang_EvalResult_getKind", [ctypes.c_void_p], ctypes.c_int, None),
+    ("clang_EvalResult_isUnsignedInt", [ctypes.c_void_p], ctypes.c_uint, None),
+    ("clang_EvalResult_getAsUnsigned", [ctypes.c_void_p], ctypes.c_ulonglong, None),
+    ("clang_EvalResult_getAsLongLong", [ctypes.c_void_p], ctypes.c_longlong, None),
+    ("clang_EvalResult_dispose", [ctypes.c_void_p], None, None),
+    ("clang_getFileLocation", [ci.SourceLocation, ctypes.POINTER(ctypes.c_void_p), _UINT_P, _UINT_P, _UINT_P],
+     None, None),
+    ("clang_Cursor_getVarDeclInitializer", [ci.Cursor], ci.Cursor, ci.Cursor.from_result),
+    ("clang_getSpecializedCursorTemplate", [ci.Cursor], ci.Cursor, ci.Cursor.from_result),
+    ("clang_Cursor_isMacroFunctionLike", [ci.Cursor], ctypes.c_uint, None),
+    ("clang_Location_isFromMainFile", [ci.SourceLocation], ctypes.c_int, None),
+)
+# A second handle on the same library, for calls without the bindings' per-result wrapping (Type objects,
+# CXString conversions): extents and type spellings are read for almost every node.
+_RAW_SIGNATURES = (
+    ("clang_getCursorType", [ci.Cursor], ci.Type, None),
+    ("clang_getTypeSpelling", [ci.Type], ci._CXString, None),
+    ("clang_getCString", [ci._CXString], ctypes.c_char_p, None),
+    ("clang_getCursorExtent", [ci.Cursor], ci.SourceRange, None),
+    ("clang_getRangeStart", [ci.SourceRange], ci.SourceLocation, None),
+    ("clang_getRangeEnd", [ci.SourceRange], ci.SourceLocation, None),
+)
 
 
-_bind()
-_LIB = ci.conf.lib
+def _declare(lib: ctypes.CDLL, signatures: tuple) -> ctypes.CDLL:
+    for name, argtypes, restype, errcheck in signatures:
+        fn = getattr(lib, name)
+        fn.argtypes, fn.restype = argtypes, restype
+        if errcheck is not None:
+            fn.errcheck = errcheck
+    return lib
+
+
+_LIB = _declare(ci.conf.lib, _SIGNATURES)
+_RAW = _declare(ctypes.CDLL(ci.conf.get_filename()), _RAW_SIGNATURES)
 # CursorKind.name is a linear search in the bindings; this table makes it a dict lookup.
 _KIND_NAMES: dict[int, str] = {k.value: k.name for k in ci.CursorKind.get_all_kinds()}
 _EXPRESSION_KINDS = {k.value for k in ci.CursorKind.get_all_kinds() if k.is_expression()}
@@ -116,22 +121,6 @@ def _kind(c: ci.Cursor) -> str:
 
 
 _VISIT = ci.callbacks["cursor_visit"]
-
-# A second handle on the same library, for calls without the bindings' per-result wrapping (Type objects,
-# CXString conversions): type spellings are read for almost every node.
-_RAW = ctypes.CDLL(ci.conf.get_filename())
-_RAW.clang_getCursorType.argtypes = [ci.Cursor]
-_RAW.clang_getCursorType.restype = ci.Type
-_RAW.clang_getTypeSpelling.argtypes = [ci.Type]
-_RAW.clang_getTypeSpelling.restype = ci._CXString
-_RAW.clang_getCString.argtypes = [ci._CXString]
-_RAW.clang_getCString.restype = ctypes.c_char_p
-_RAW.clang_getCursorExtent.argtypes = [ci.Cursor]
-_RAW.clang_getCursorExtent.restype = ci.SourceRange
-_RAW.clang_getRangeStart.argtypes = [ci.SourceRange]
-_RAW.clang_getRangeStart.restype = ci.SourceLocation
-_RAW.clang_getRangeEnd.argtypes = [ci.SourceRange]
-_RAW.clang_getRangeEnd.restype = ci.SourceLocation
 
 
 def _type_spelling(c: ci.Cursor) -> str:
