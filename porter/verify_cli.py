@@ -38,7 +38,9 @@ def _parse_shape(text: str) -> dict:
 @click.option("--tune-file", type=click.Path(dir_okay=False), default=None,
               help="Where --tune writes its JSON (default: MODULE.tune.<target>.json next to the module).")
 @click.option("--original", type=click.Path(exists=True, dir_okay=False), default=None, metavar="FILE.hip",
-              help="The hipified original: compiled for gfx942 side by side, and run on the same cases where it can.")
+              help="The hipified original (with one extern \"C\" launch_* function): compiled for gfx942 side by "
+                   "side, and run on the same cases: on the GPU present, or without one on porter's wave64 CPU "
+                   "emulator.")
 @click.option("--no-compile", is_flag=True, help="Skip the gfx942 code object (e.g. on a GPU machine without the "
                                                  "gfx942 toolchain).")
 @click.option("--reps", type=int, default=100, show_default=True, help="Timed repetitions (at least 100).")
@@ -55,7 +57,9 @@ def verify(path: str, target: str, seeds: int, shape_texts: tuple[str, ...], tun
        LDS over 64 KiB. With --original, the hipified kernel is compiled the same way, side by side.
     2. numerics on the GPU present (NaN-prefilled outputs, >= 5 seeds, shapes that are not tile multiples,
        per-dtype tolerances and max|d|/max|ref| against a float64 reference); without a GPU the report says
-       "numerics: not run (no GPU)" and nothing passes.
+       "numerics: not run (no GPU)" and nothing passes. The --original still runs there, as gfx942 would
+       run it (64-lane wavefronts, porter's CPU emulator), against the module's float64 reference: that checks
+       the conversion and shows the original's wave64 bugs, not the generated kernel.
     3. timing: median of >= 100 reps after warm-up, cache flushed, CUDA events; generated vs torch vs
        original, as a fraction of the copy bandwidth and matmul rate measured in the same run.
 

@@ -79,6 +79,9 @@ def test_no_gpu_says_so_exactly_and_never_passes(gemm_json) -> None:
     assert "pass" not in r["numerics"]["status"] and not r["verdict"].startswith("verified")
     assert r["verdict"].startswith("compiled only")
     assert r["performance"]["status"] == "not run"
+    # the fp16 original still ran: on the CPU emulator, wave size 64, every case against the module's reference
+    orig = r["numerics"]["original"]
+    assert orig["runner"] == "emulator" and orig["status"] == "pass" and len(orig["cases"]) == 15
 
 
 def test_softmax_compiles_without_mfma_and_fits_lds(modules) -> None:
@@ -171,3 +174,30 @@ def test_original_launcher_arguments_cover_every_sample() -> None:
             case = mod.make_case(mod.TEST_SHAPES[0], 0, "cpu")
             args = original_args(spec, family, info.params, case)
             assert len(args) == len(spec.params)
+
+
+def test_without_gpu_the_original_runs_on_the_wave64_emulator(tmp_path) -> None:
+    """No GPU: the original's launcher runs on the CPU emulator at wave size 64 against the module's reference.
+    A wave64-correct original passes every case; one whose warp reduction assumes 32 lanes fails every case;
+    the generated kernel is still reported as not run."""
+    mod = write_module(render("row_reduce", {"dtype": "float32", "op": "sum", "kernel_name": "vrowsum"},
+                              target="gfx942", source_info=SOURCE), tmp_path / "vrowsum.py")
+    good = ROOT / "samples/kernels/row_reduce/row_reduce_naive.hip"
+    bad = ROOT / "tests/data/verify/row_sum_offset16.hip"
+    reports = {}
+    for label, original in (("good", good), ("bad", bad)):
+        out = tmp_path / f"{label}.json"
+        code, text = _run(str(mod), "--no-compile", "--original", str(original), "-o", str(out))
+        assert code == 0, text
+        reports[label] = (json.loads(out.read_text())["reports"][0], text)
+    rep, text = reports["good"]
+    num = rep["numerics"]
+    assert num["status"] == "not run" and num["text"] == "numerics: not run (no GPU)"
+    orig = num["original"]
+    assert orig["runner"] == "emulator" and orig["wave_size"] == 64 and orig["status"] == "pass"
+    assert len(orig["cases"]) >= 15 and all(c["ok"] for c in orig["cases"])
+    assert "on the wave64 CPU emulator: pass" in text and not rep["verdict"].startswith("verified")
+    rep, text = reports["bad"]
+    orig = rep["numerics"]["original"]
+    assert orig["status"] == "fail" and not any(c["ok"] for c in orig["cases"])
+    assert "first failure" in text and "original on the wave64 emulator: fail 0/" in rep["verdict"]

@@ -25,9 +25,10 @@ from typing import Any
 
 import numpy as np
 
-from porter.emulate.build import CompileError, KernelLib, Param, build_kernel, make_tempdir, runner_path
+from porter.emulate.build import (CompileError, KernelLib, Param, build_kernel, make_tempdir, runner_env,
+                                  runner_path)
 
-__all__ = ["run_kernel", "differential", "kernel_signature", "KernelOutputs", "DiffReport", "OutputDiff", "Param",
+__all__ = ["run_kernel", "run_launcher", "differential", "kernel_signature", "KernelOutputs", "DiffReport", "OutputDiff", "Param",
            "EmulationError", "CompileError", "DeadlockError", "MemoryFault", "KernelCrash", "KernelTimeout"]
 
 _DTYPES: dict[str, np.dtype] = {
@@ -180,8 +181,22 @@ def run_kernel(source_path: str | os.PathLike[str], kernel: str, grid: int | Seq
     if warp_size not in (32, 64):
         raise ValueError("warp_size must be 32 or 64")
     lib = build_kernel(source_path, kernel, warp_size)
-    values = _bind(lib.params, args)
-    g, b = _dim3(grid), _dim3(block)
+    return _run(lib, _bind(lib.params, args), _dim3(grid), _dim3(block), warp_size, shared_bytes, timeout, workers)
+
+
+def run_launcher(source_path: str | os.PathLike[str], launcher: str, args: Sequence[Any] | Mapping[str, Any],
+                 warp_size: int = 64, timeout: float = 60.0, workers: int = 1) -> KernelOutputs:
+    """Call a host launcher of a hipified source (e.g. `extern "C" int launch_gemm(float* A, ..., int M)`) as
+    written: its grid/block arithmetic runs on the host and its launches run in the emulator. Arguments and
+    outputs as for run_kernel (pointer parameters are device buffers). A non-zero return is a KernelCrash."""
+    if warp_size not in (32, 64):
+        raise ValueError("warp_size must be 32 or 64")
+    lib = build_kernel(source_path, launcher, warp_size, host=True)
+    return _run(lib, _bind(lib.params, args), (1, 1, 1), (1, 1, 1), warp_size, 0, timeout, workers)
+
+
+def _run(lib: KernelLib, values: list[Any], g: tuple[int, int, int], b: tuple[int, int, int], warp_size: int,
+         shared_bytes: int, timeout: float, workers: int) -> KernelOutputs:
     with make_tempdir() as tmp:
         d = Path(tmp)
         lines = [f"so {lib.path}", f"wave {warp_size}", f"workers {max(1, int(workers))}", f"timeout {timeout}",
@@ -203,7 +218,7 @@ def run_kernel(source_path: str | os.PathLike[str], kernel: str, grid: int | Seq
                 lines.append(f"val {len(raw)} {raw.hex() or '00'}")
         (d / "job").write_text("\n".join(lines) + "\n")
         try:
-            r = subprocess.run([str(runner_path()), str(d / "job")], capture_output=True, text=True,
+            r = subprocess.run([str(runner_path()), str(d / "job")], capture_output=True, text=True, env=runner_env(),
                                timeout=timeout + 15)
         except subprocess.TimeoutExpired as e:
             raise KernelTimeout(f"the kernel did not finish within {timeout} s (runner killed)",
@@ -218,6 +233,9 @@ def run_kernel(source_path: str | os.PathLike[str], kernel: str, grid: int | Seq
         errors = [e for e in events if e.get("event") == "error"]
         if errors:
             _raise_for(errors[0], lib, r.stderr)
+        if r.returncode == 3:  # runner.cpp: the host launcher returned an error code
+            raise KernelCrash(r.stderr.strip().removeprefix("porter-emu-run: "), {"kind": "launcher-error"},
+                              r.stderr)
         if r.returncode != 0:
             raise KernelCrash(f"the kernel runner failed (exit {r.returncode}): {r.stderr.strip()[-2000:]}",
                               {"kind": "crash", "returncode": r.returncode}, r.stderr)

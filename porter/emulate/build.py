@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from porter.emulate.source import kernel_param_names, rewrite
+from porter.emulate.source import kernel_param_names, launcher_param_names, rewrite
 
 RUNTIME_DIR = Path(__file__).resolve().parent / "runtime"
 CXX_FLAGS = ["-std=c++17", "-O2", "-g1", "-fPIC", "-fvisibility=hidden", "-fno-strict-aliasing", "-pthread"]
@@ -137,14 +137,15 @@ def _record_deps(entry: Path, depfile: Path, skip: set[Path]) -> None:
     (entry / "deps.json").write_text(json.dumps(deps))
 
 
-def build_kernel(source: str | os.PathLike[str], kernel: str, wave_size: int = 64) -> KernelLib:
-    """Compile `kernel` (a name, `ns::name` or a template-id such as `name<256>`) from a hipified source file."""
+def build_kernel(source: str | os.PathLike[str], kernel: str, wave_size: int = 64, host: bool = False) -> KernelLib:
+    """Compile `kernel` (a name, `ns::name` or a template-id such as `name<256>`) from a hipified source file.
+    With host=True, `kernel` names a host launcher function instead, called as written (see porter_entry.h)."""
     src = Path(source).resolve()
     text = src.read_text()
     # Code that tests __AMDGCN_WAVEFRONT_SIZE in #if needs it as a literal: then the library is per wave size.
     wave_macro = wave_size if "__AMDGCN_WAVEFRONT_SIZE" in text else None
     obj, runner = runtime_artifacts()
-    key = _sha(runtime_hash(), str(src), text, kernel, str(wave_macro))
+    key = _sha(runtime_hash(), str(src), text, kernel, str(wave_macro), "host" if host else "kernel")
     entry = cache_dir() / f"k-{key}"
     lib = entry / "kernel.so"
     if not (lib.exists() and (entry / "signature.txt").exists() and _deps_ok(entry)):
@@ -158,7 +159,8 @@ def build_kernel(source: str | os.PathLike[str], kernel: str, wave_size: int = 6
             "    return s.c_str();\n}\n"
             'extern "C" __attribute__((visibility("default"))) int porter_entry(void** a, int n, '
             "const unsigned* cfg, size_t shmem) {\n"
-            f"    return ::porter::entry(&{kernel}, a, n, cfg, shmem);\n}}\n")
+            + (f"    return ::porter::host_entry(&{kernel}, a, n);\n}}\n" if host else
+               f"    return ::porter::entry(&{kernel}, a, n, cfg, shmem);\n}}\n"))
         defines = [f"-D__AMDGCN_WAVEFRONT_SIZE={wave_macro}"] if wave_macro else []
         tmp = entry / f".kernel.{os.getpid()}.so"
         cmd = [_cxx(), *CXX_FLAGS, *defines, "-shared", "-I", str(RUNTIME_DIR), "-I", str(src.parent),
@@ -172,14 +174,15 @@ def build_kernel(source: str | os.PathLike[str], kernel: str, wave_size: int = 6
                 hint = (f"\nhint: `{kernel}` must name one kernel; give a template's arguments explicitly, "
                         f"e.g. --kernel '{kernel.split('<')[0]}<256>'")
             raise CompileError(str(e) + hint) from None
-        sig = subprocess.run([str(runner), "--signature", str(tmp)], capture_output=True, text=True)
+        sig = subprocess.run([str(runner), "--signature", str(tmp)], capture_output=True, text=True,
+                             env=runner_env())
         if sig.returncode != 0:
             raise CompileError(f"cannot load the compiled kernel: {sig.stderr.strip()}")
         (entry / "signature.txt").write_text(sig.stdout)
         _record_deps(entry, entry / "deps.d", {entry / "src.hip", entry / "wrapper.cpp"})
         _publish(tmp, lib)
     codes = [ln.split() for ln in (entry / "signature.txt").read_text().splitlines() if ln.strip()]
-    names = kernel_param_names(text, kernel) or []
+    names = (launcher_param_names(text, kernel) if host else kernel_param_names(text, kernel)) or []
     if len(names) != len(codes):
         names = [f"arg{i}" for i in range(len(codes))]
     params = tuple(Param(n, c[0], c[1], len(c) > 2 and c[2] == "const") for n, c in zip(names, codes))
@@ -188,6 +191,21 @@ def build_kernel(source: str | os.PathLike[str], kernel: str, wave_size: int = 6
 
 def runner_path() -> Path:
     return runtime_artifacts()[1]
+
+
+# `__shared__` arrays are thread_local, and the runtime's initial-exec TLS (porter_rt.h) puts a kernel library's
+# whole TLS block in the static TLS surplus that glibc keeps for dlopen (about 1.6 KiB by default): a kernel with
+# two 16x16 float tiles already fails to load. The runner process gets room for 64 KiB of static shared memory
+# (the gfx942 limit) and then some.
+STATIC_TLS_BYTES = 1 << 20
+
+
+def runner_env() -> dict[str, str]:
+    """The environment for the runner process (glibc >= 2.32 reads the tunable at start-up)."""
+    env = dict(os.environ)
+    tunable = f"glibc.rtld.optional_static_tls={STATIC_TLS_BYTES}"
+    env["GLIBC_TUNABLES"] = f"{env['GLIBC_TUNABLES']}:{tunable}" if env.get("GLIBC_TUNABLES") else tunable
+    return env
 
 
 def make_tempdir() -> tempfile.TemporaryDirectory[str]:

@@ -184,6 +184,36 @@ def _split_top_level(s: str) -> list[str]:
     return parts
 
 
+def _param_names(code: str, lp: int) -> list[str]:
+    """Names of the parameters in the parenthesized list that opens at code[lp]."""
+    rp = _match_forward(code, lp)
+    if code[lp + 1:rp - 1].strip() in ("", "void"):
+        return []
+    names = []
+    for i, p in enumerate(_split_top_level(code[lp + 1:rp - 1])):
+        p = p.split("=", 1)[0].strip()
+        if "[" in p:
+            p = p[:p.index("[")].rstrip()
+        n = len(p)
+        while n > 0 and p[n - 1] in _IDENT:
+            n -= 1
+        word = p[n:]
+        names.append(word if word and p[:n].strip() and not word[0].isdigit() else f"arg{i}")
+    return names
+
+
+def _name_then_paren(code: str, base: str, start: int, stop: int) -> int | None:
+    """Position of the "(" after the first whole-word `base` in code[start:stop] that a "(" follows."""
+    k = start
+    while (k := code.find(base, k, stop)) >= 0:
+        after = k + len(base)
+        ok_left = k == 0 or code[k - 1] not in _IDENT
+        if ok_left and (after >= len(code) or code[after] not in _IDENT) and code[after:stop].lstrip().startswith("("):
+            return code.index("(", after)
+        k = after
+    return None
+
+
 def kernel_param_names(text: str, kernel: str) -> list[str] | None:
     """Parameter names of the `__global__` function `kernel` (template arguments ignored), or None when no
     definition is found (names are labels only: the compiler supplies the types)."""
@@ -193,26 +223,21 @@ def kernel_param_names(text: str, kernel: str) -> list[str] | None:
     while (g := code.find("__global__", pos)) >= 0:
         pos = g + 10
         stop = min([x for x in (code.find("{", g), code.find(";", g)) if x >= 0] or [len(code)])
-        k = g
-        while (k := code.find(base, k, stop)) >= 0:
-            after = k + len(base)
-            ok_left = k == 0 or code[k - 1] not in _IDENT
-            rest = code[after:stop].lstrip()
-            if ok_left and (after >= len(code) or code[after] not in _IDENT) and rest.startswith("("):
-                lp = code.index("(", after)
-                rp = _match_forward(code, lp)
-                names = []
-                for i, p in enumerate(_split_top_level(code[lp + 1:rp - 1])):
-                    p = p.split("=", 1)[0].strip()
-                    if "[" in p:
-                        p = p[:p.index("[")].rstrip()
-                    n = len(p)
-                    while n > 0 and p[n - 1] in _IDENT:
-                        n -= 1
-                    word = p[n:]
-                    names.append(word if word and p[:n].strip() and not word[0].isdigit() else f"arg{i}")
-                if names == ["void"] or (len(names) == 1 and code[lp + 1:rp - 1].strip() in ("", "void")):
-                    return []
-                return names
-            k = after
+        lp = _name_then_paren(code, base, g, stop)
+        if lp is not None:
+            return _param_names(code, lp)
+    return None
+
+
+def launcher_param_names(text: str, function: str) -> list[str] | None:
+    """Parameter names of the host function `function` where it is defined (its parameter list followed by a
+    body), or None."""
+    base = function.split("<", 1)[0].strip().split("::")[-1]
+    code = blank_non_code(text)
+    pos = 0
+    while (lp := _name_then_paren(code, base, pos, len(code))) is not None:
+        pos = lp + 1
+        rest = code[_match_forward(code, lp):].lstrip()
+        if rest.startswith("{"):
+            return _param_names(code, lp)
     return None

@@ -6,7 +6,10 @@ max|d|/max|ref|). This module runs them for >= 5 seeds, on NVIDIA through TileLa
 through a ROCm build of torch, and runs the hipified original on the same inputs where it can (nvcc +
 porter/runtime/hip2cuda.h on NVIDIA: warpSize 32 there, so it runs as written for NVIDIA).
 
-Without a GPU nothing here passes: the section says exactly "numerics: not run (no GPU)".
+Without a GPU nothing here passes: the section says exactly "numerics: not run (no GPU)". The original kernel
+still runs there, on porter's CPU emulator with 64-lane wavefronts (porter.emulate), against the module's
+reference: that checks the conversion (family, parameters, reference) and shows wave64 bugs of the original, but
+says nothing about the generated kernel.
 """
 
 from __future__ import annotations
@@ -152,7 +155,12 @@ def run(mod: ModuleType, family: str, params: dict, *, target: str, seeds: int =
     """Check the generated kernel (with `target`'s tile config) and, if given, the original on the same cases."""
     g = gpu()
     if not g["present"]:
-        return {"status": "not run", "reason": "no GPU", "text": NOT_RUN_NO_GPU}
+        out = {"status": "not run", "reason": "no GPU", "text": NOT_RUN_NO_GPU}
+        if original:
+            # the generated kernel cannot run here; the original can, on the wave64 CPU emulator
+            out["original"] = run_original_emulated(mod, family, params, original, seeds=max(MIN_SEEDS, seeds),
+                                                    shapes=list(shapes) if shapes else list(mod.TEST_SHAPES))
+        return out
     import torch
 
     seeds = max(MIN_SEEDS, seeds)
@@ -232,4 +240,77 @@ def run_original(mod: ModuleType, family: str, params: dict, path: str, *, seeds
     if not ran:
         res["reason"] = "no case fits the original's launcher"
     res["note"] = "built with nvcc through porter/runtime/hip2cuda.h: warpSize 32, as written for NVIDIA"
+    return res
+
+
+EMULATOR_TIMEOUT = 120.0     # seconds per emulated launch
+
+
+def _to_numpy(value: Any) -> Any:
+    """A CPU tensor as the numpy array the emulator takes (bfloat16, which numpy lacks, as raw 16-bit words)."""
+    import torch
+
+    if not isinstance(value, torch.Tensor):
+        return value
+    if value.dtype == torch.bfloat16:
+        return value.contiguous().view(torch.int16).numpy()
+    return value.contiguous().numpy()
+
+
+def _from_numpy(array: Any, like: Any) -> Any:
+    import torch
+
+    t = torch.from_numpy(array.copy())
+    return t.view(torch.bfloat16) if like.dtype == torch.bfloat16 else t
+
+
+def run_original_emulated(mod: ModuleType, family: str, params: dict, path: str, *, seeds: int,
+                          shapes: list[dict], timeout: float = EMULATOR_TIMEOUT) -> dict[str, Any]:
+    """The hipified original's launcher, run as written on the CPU emulator at wave size 64 (gfx942's), on the
+    generated module's cases, compared with the module's float64 reference by the module's own tolerances."""
+    from porter.emulate import CompileError, EmulationError, run_launcher
+    from porter.original import launchers
+
+    res: dict[str, Any] = {"file": path, "runner": "emulator", "wave_size": 64, "cases": [],
+                           "note": "run on porter's CPU emulator with 64-lane wavefronts (as gfx942 would run it); "
+                                   "the generated kernel itself was not run"}
+    try:
+        found = launchers(path)
+    except (OSError, UnicodeDecodeError) as exc:
+        res.update(status="not run", reason=f"cannot read the original: {exc}")
+        return res
+    if len(found) != 1:
+        res.update(status="not run", reason=f"expected one extern \"C\" launch_* function, found {len(found)}")
+        return res
+    (name, spec), = found.items()
+    res["launcher"] = spec.signature()
+    t0 = time.perf_counter()
+    ok = True
+    for shape in shapes:
+        for seed in range(seeds):
+            case = mod.make_case(shape, seed, "cpu")
+            try:
+                args = original_args(spec, family, params, case)
+            except ValueError as exc:
+                res["cases"].append({"shape": shape, "seed": seed, "ok": None, "detail": f"skipped: {exc}"})
+                break
+            out_tensor = case[_out_key(case)]
+            out_name = next(p for (_, p), a in zip(spec.params, args) if a is out_tensor)
+            try:
+                outs = run_launcher(path, name, [_to_numpy(a) for a in args], warp_size=64, timeout=timeout)
+                good, msg = mod.compare(_from_numpy(outs[out_name], out_tensor), mod.reference(case),
+                                        case["out_dtype"])
+            except CompileError as exc:
+                res.update(status="not run", reason=f"the emulator cannot build the original: {str(exc)[:500]}",
+                           seconds=round(time.perf_counter() - t0, 2))
+                return res
+            except (EmulationError, ValueError, TypeError) as exc:
+                good, msg = False, f"{type(exc).__name__}: {str(exc)[:300]}"
+            ok &= bool(good)
+            res["cases"].append({"shape": shape, "seed": seed, "ok": bool(good), "detail": msg})
+    res["seconds"] = round(time.perf_counter() - t0, 2)
+    ran = [c for c in res["cases"] if c["ok"] is not None]
+    res["status"] = "not run" if not ran else ("pass" if ok else "fail")
+    if not ran:
+        res["reason"] = "no case fits the original's launcher"
     return res

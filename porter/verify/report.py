@@ -87,9 +87,15 @@ def verdict(rep: dict[str, Any]) -> tuple[str, int]:
             return f"verified ({where}; gfx942 code object ok{hw})", 0
         # DESIGN.md: verified only when it also compiled for the target
         return f"numerics pass ({where}); gfx942 compile {comp.get('status')}: not verified for gfx942", 0
+    text = num.get("text", "numerics: not run")
+    orig = num.get("original") or {}
+    if orig.get("runner") == "emulator" and orig.get("status") in ("pass", "fail"):
+        ran = [c for c in orig["cases"] if c["ok"] is not None]
+        text += (f"; original on the wave64 emulator: {orig['status']} "
+                 f"{sum(c['ok'] for c in ran)}/{len(ran)} against the module's reference")
     if comp.get("status") == "ok":
-        return "compiled only (gfx942 code object ok; " + num.get("text", "numerics: not run") + ")", 0
-    return "not verified (" + num.get("text", "numerics: not run") + ")", 0
+        return "compiled only (gfx942 code object ok; " + text + ")", 0
+    return "not verified (" + text + ")", 0
 
 
 def to_json(reports: list[dict[str, Any]]) -> str:
@@ -144,8 +150,15 @@ def to_text(rep: dict[str, Any]) -> str:
     o = num.get("original")
     if o:
         ran = [c for c in o.get("cases", []) if c["ok"] is not None]
-        lines.append(f"  original {o['file']}: {o['status']}"
+        where = " on the wave64 CPU emulator" if o.get("runner") == "emulator" else ""
+        lines.append(f"  original {o['file']}{where}: {o['status']}"
                      + (f" ({sum(c['ok'] for c in ran)}/{len(ran)} cases)" if ran else f" ({o.get('reason')})"))
+        failed = [c for c in ran if not c["ok"]]
+        if failed:
+            c = failed[0]
+            lines.append(f"    first failure {_shape(c['shape'])} seed={c['seed']}: {c['detail']}")
+        if o.get("note"):
+            lines.append(f"    note: {o['note']}")
     perf = rep.get("performance", {})
     if perf.get("status") in (None, "not run"):
         lines.append(perf.get("text", f"performance: not run ({perf.get('reason')})"))

@@ -26,7 +26,7 @@ template <class P> std::string param_code() {
         return "val " + type_code<D>();
     }
 }
-template <class... P> std::string signature_of(void (*)(P...)) {
+template <class R, class... P> std::string signature_of(R (*)(P...)) {
     std::string s;
     ((s += param_code<P>() + "\n"), ...);
     return s;
@@ -45,5 +45,21 @@ template <class... P> int entry(void (*k)(P...), void** argv, int nargs, const u
     if (nargs != int(sizeof...(P))) return -1;
     call_kernel(k, argv, cfg, shmem, std::index_sequence_for<P...>{});
     return 0;
+}
+// A host launcher (`extern "C" int launch_k(float* x, int n)`) runs as written: its own grid/block arithmetic and
+// hipLaunchKernelGGL / <<<>>> launches go to the emulator. Returns the launcher's non-zero error code, or 0.
+template <class R, class... P, size_t... I>
+int call_host(R (*f)(P...), void** argv, std::index_sequence<I...>) {
+    if constexpr (std::is_void_v<R>) {
+        f(load_arg<std::decay_t<P>>(argv[I])...);
+        return 0;
+    } else {
+        return int(f(load_arg<std::decay_t<P>>(argv[I])...));
+    }
+}
+template <class R, class... P> int host_entry(R (*f)(P...), void** argv, int nargs) {
+    if (nargs != int(sizeof...(P))) return -1;
+    int rc = call_host(f, argv, std::index_sequence_for<P...>{});
+    return rc == 0 ? 0 : (rc < 0 ? 1 : rc);  // -1 is kept for "wrong number of arguments"
 }
 }  // namespace porter

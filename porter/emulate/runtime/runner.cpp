@@ -120,9 +120,14 @@ int main(int argc, char** argv) {
         }
         argp.push_back(a.storage);
     }
-    if (entry(argp.data(), int(argp.size()), cfg, shared) != 0) {
+    int rc = entry(argp.data(), int(argp.size()), cfg, shared);
+    if (rc == -1) {
         std::fprintf(stderr, "porter-emu-run: wrong number of kernel arguments\n");
         return 2;
+    }
+    if (rc != 0) {  // a host launcher's own error code
+        std::fprintf(stderr, "porter-emu-run: the launcher returned error code %d\n", rc);
+        return 3;
     }
     finish();
     for (Arg& a : args) {
