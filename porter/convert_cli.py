@@ -44,6 +44,26 @@ def _typed(family: str, key: str, raw: str) -> object:
     return raw
 
 
+def _parse_worker(item: tuple[Path, object]) -> object:
+    """Pool worker: the file's Facts, or the FrontendError's message (a user-input problem, not a crash)."""
+    from porter.frontend import FrontendError, analyze_file
+
+    path, config = item
+    try:
+        return analyze_file(path, config)
+    except FrontendError as exc:
+        return str(exc)
+
+
+def _parse_contained(path: Path, config: object, timeout: float) -> object:
+    """Parse in a worker process, as `porter analyze` does: a file that hangs libclang, crashes it or eats
+    memory fails with a message instead of taking porter down. Returns FileFacts or an error message."""
+    from porter.pool import Failure, imap
+
+    (result,) = list(imap(_parse_worker, [(path, config)], 1, timeout))
+    return f"{path}: {result.reason}" if isinstance(result, Failure) else result
+
+
 @click.command(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("-k", "--kernel", "kernel_names", multiple=True, metavar="NAME",
@@ -62,9 +82,11 @@ def _typed(family: str, key: str, raw: str) -> object:
 @click.option("--list-templates", is_flag=True, help="List the template families and exit.")
 @click.option("-I", "include_dirs", multiple=True, metavar="DIR", help="Include directory for parsing.")
 @click.option("-D", "defines", multiple=True, metavar="NAME[=VALUE]", help="Macro definition for parsing.")
+@click.option("--timeout", type=click.FloatRange(1, 3600), default=120.0, show_default=True,
+              help="Seconds allowed for parsing the file (in a separate process, like `porter analyze`).")
 def convert(file: str, kernel_names: tuple[str, ...], output_dir: str, target: str, family: str | None,
             config: str | None, raw_params: tuple[str, ...], force: bool, dry_run: bool, fmt: str,
-            list_templates: bool, include_dirs: tuple[str, ...], defines: tuple[str, ...]) -> None:
+            list_templates: bool, include_dirs: tuple[str, ...], defines: tuple[str, ...], timeout: float) -> None:
     """Write an equivalent TileLang kernel for each kernel in FILE that porter recognizes.
 
     The kernel's family (elementwise, row_reduce, softmax, layernorm, rmsnorm, transpose, gemm,
@@ -86,7 +108,6 @@ def convert(file: str, kernel_names: tuple[str, ...], output_dir: str, target: s
     from porter.convert.params import ParamError
     from porter.convert.recognize import UnknownKernel, kernels, recognize
     from porter.convert.render import list_families, render, write_module
-    from porter.frontend import FrontendError, analyze_file
     from porter.frontend_config import make_config
     from porter.fsutil import RefusedOverwrite
 
@@ -101,10 +122,10 @@ def convert(file: str, kernel_names: tuple[str, ...], output_dir: str, target: s
     path = Path(file)
     if not path.exists():
         raise click.UsageError(f"{file}: no such file")
-    try:
-        facts = analyze_file(path, make_config(target="gfx942", include_dirs=include_dirs, defines=defines))
-    except FrontendError as exc:
-        click.echo(f"porter: error: {exc}", err=True)
+    facts = _parse_contained(path, make_config(target="gfx942", include_dirs=include_dirs, defines=defines),
+                             timeout)
+    if isinstance(facts, str):
+        click.echo(f"porter: error: {facts}", err=True)
         sys.exit(EXIT_USAGE)
     available = kernels(facts)
     selected = list(kernel_names) or available

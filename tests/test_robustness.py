@@ -158,6 +158,23 @@ def test_memory_bomb_include_dev_zero(tmp_path: Path) -> None:
     assert "good.cu" in finding_files(proc.stdout)
 
 
+def test_convert_parses_under_the_same_limits(tmp_path: Path) -> None:
+    """convert parses in a worker too: a hang, a libclang crash or a memory bomb is an error naming the file."""
+    hostile.write(tmp_path / "slow.cu", hostile.macro_bomb(40))
+    hostile.write(tmp_path / "crash.cu", hostile.long_sum(20_000))
+    hostile.write(tmp_path / "zero.cu", '#include "/dev/zero"\n' + hostile.GOOD_KERNEL)
+    env = dict(os.environ, PORTER_WORKER_MEMORY_MB="1500")
+    expected = {"slow.cu": "timed out after 2 s", "crash.cu": "the analyzer process crashed (killed by SIGSEGV)",
+                "zero.cu": "zero.cu"}
+    for name, message in expected.items():
+        start = time.monotonic()
+        proc = porter("convert", str(tmp_path / name), "--dry-run", "--timeout", "2", env=env)
+        assert time.monotonic() - start < 45, name
+        no_traceback(proc)
+        assert proc.returncode == 2, (name, proc.stderr)
+        assert f"porter: error: {tmp_path / name}" in proc.stderr and message in proc.stderr, proc.stderr
+
+
 def _sleep_or_die(x: int) -> int:
     if x == 1:
         os._exit(3)
