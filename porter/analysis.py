@@ -92,6 +92,13 @@ def analyze_one(req: Request) -> FileResult:
     errors = sum(1 for d in facts.diagnostics if d.severity in ("error", "fatal"))
     if errors and not facts.functions:
         result.notes.append(f"{req.path}: {errors} parse errors and no functions recovered; nothing was checked")
+    elif errors and not result.notes:
+        # clang recovers from most errors, but not all (e.g. nesting past -fbracket-depth drops the rest of the
+        # file): say so rather than report a silently partial result
+        first = next(d for d in facts.diagnostics if d.severity in ("error", "fatal"))
+        more = f" and {errors - 1} more" if errors > 1 else ""
+        result.notes.append(f"{first.loc}: error: {first.message}{more}; code the parser could not recover "
+                            f"may be missing from the analysis")
     findings = run_rules(facts, load_target(req.target), select_rules(req.select, req.ignore, req.explain),
                          dict(req.params))
     findings, ignores = apply_ignores(with_fingerprints(findings, facts.lines), facts.lines)

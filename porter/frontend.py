@@ -192,7 +192,10 @@ def _cache_dir() -> Path:
 
 def _base_args(config: ParseConfig) -> list[str]:
     return ["-x", "hip", f"-std={config.std}", "-nogpuinc", "-nogpulib", "--cuda-device-only",
-            f"--offload-arch={config.target}", "-D__HIP_PLATFORM_AMD__", "-ferror-limit=0", "-Wno-unknown-attributes",
+            f"--offload-arch={config.target}", "-D__HIP_PLATFORM_AMD__", "-ferror-limit=0",
+            # clang's default of 256 nested brackets drops the rest of a statement in generated code; extract()
+            # handles ~2,000 levels
+            "-fbracket-depth=1024", "-Wno-unknown-attributes",
             "-isystem", str(STUB_RESOURCE), "-isystem", str(STUB_INCLUDE)]
 
 

@@ -71,8 +71,11 @@ def test_hostile_corpus_each_file_reported_by_name_others_analyzed(tmp_path: Pat
                       ("folder.cu", "no HIP/CUDA sources found")]:
         line = next((ln for ln in err.splitlines() if f"{name}:" in ln and "error" in ln), "")
         assert why in line, f"{name}: expected '{why}' in\n{err}"
-    # parens.cu: clang stops at its bracket depth (256) with a parse error; the kernel is still recovered and
-    # checked, so it is not an input error (porter shows parse errors only when no function is recovered)
+    # parens.cu: clang stops at porter's bracket depth (1024) and drops the rest of the statement; the kernel is
+    # still recovered, so it is not an input error, but the partial analysis is said, with the place
+    note = next((ln for ln in err.splitlines() if "parens.cu:1:" in ln), "")
+    assert note.startswith("porter: note:") and "bracket nesting level exceeded maximum of 1024" in note, err
+    assert "may be missing from the analysis" in note
     found = finding_files(proc.stdout)
     # every other file is analyzed: the good kernel, the one behind a 3 MB line, the one in the include cycle
     assert {"naïve kernel ü.cu", "long_line.cu", "cycle.cu"} <= found, (found, err)
@@ -156,6 +159,16 @@ def test_memory_bomb_include_dev_zero(tmp_path: Path) -> None:
     assert proc.returncode == 2
     assert any("zero.cu:" in ln and "error" in ln for ln in proc.stderr.splitlines()), proc.stderr
     assert "good.cu" in finding_files(proc.stdout)
+
+
+def test_nesting_within_the_bracket_depth_is_analyzed_in_full(tmp_path: Path) -> None:
+    """900 nested parentheses (past clang's default bracket depth of 256) before a real finding: still found."""
+    sample = (Path(__file__).resolve().parent.parent / "samples/wave64/reductions.hip").read_text()
+    hostile.write(tmp_path / "deep.hip", hostile.nested_parens(900) + sample)
+    proc = porter("analyze", str(tmp_path / "deep.hip"), "--format", "json", "--fail-on", "never")
+    no_traceback(proc)
+    assert proc.returncode == 0 and "porter: note:" not in proc.stderr, proc.stderr
+    assert '"W64-001"' in proc.stdout
 
 
 def test_convert_parses_under_the_same_limits(tmp_path: Path) -> None:
