@@ -186,3 +186,33 @@ def test_lower_source_cli(tmp_path_factory: pytest.TempPathFactory, capsys: pyte
     module = generated(tmp_path_factory, "transpose")
     assert module.main(["--lower", "gfx942"]) == 0
     assert "__global__" in capsys.readouterr().out
+
+
+ROW_FAMILIES = ("softmax", "layernorm", "rmsnorm")
+RESIDENT_SHAPE = {"M": 64, "N": 4096}   # 4096 % (256 threads * 8) == 0: the single-read path
+
+
+@pytest.mark.parametrize("family,target", list(itertools.product(ROW_FAMILIES, TARGETS)))
+def test_row_templates_read_a_fitting_row_once_into_registers(family: str, target: str,
+                                                              tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Rows that fit take the single-read path: 16-byte loads straight into registers, one barrier (for the
+    cross-wave reduction), no shared-memory copy of the row; other rows take the multi-pass kernel."""
+    module = generated(tmp_path_factory, family)
+    src = module.lower(target, shape=RESIDENT_SHAPE).kernel_source
+    assert "resident_kernel" in src and "uint4" in src
+    assert src.count("__syncthreads") <= 1
+    assert module.shared_memory_bytes(module.lower(target, shape=RESIDENT_SHAPE)) <= 4096   # reduction scratch
+    assert "resident_kernel" not in module.lower(target, shape={"M": 64, "N": 4000}).kernel_source
+
+
+@pytest.mark.parametrize("family", ROW_FAMILIES)
+def test_resident_rows_compile_for_gfx942_without_spills(family: str,
+                                                         tmp_path_factory: pytest.TempPathFactory) -> None:
+    from porter.verify.compile import compile_generated
+
+    module = generated(tmp_path_factory, family)
+    comp = compile_generated(module, shape={"M": 64, "N": 16384})   # the longest row the path takes
+    assert comp["status"] == "ok", comp.get("errors")
+    k = comp["kernel"]
+    assert k["name"].startswith("resident_kernel") and k["vgpr_spills"] == 0 and k["sgpr_spills"] == 0
+    assert k["instructions"]["scratch"] == 0

@@ -54,7 +54,7 @@ ACCUM_DTYPE = "float32"
 EPS = 1e-05
 
 
-# Rows up to this length are read once into shared memory and written once; longer rows take three passes.
+# Rows up to this length are read once into registers and written once; longer rows take three passes.
 RESIDENT_MAX_N = 16384
 
 
@@ -70,18 +70,19 @@ def layernorm_block_kernel(M, N, block_M, block_N, threads, eps=EPS, dtype=DTYPE
             Out: T.Tensor((M, N), dtype),
         ):
             with T.Kernel(M, threads=threads) as bx:
-                x_row = T.alloc_shared((1, N), dtype)
-                g_row = T.alloc_shared((N,), dtype)
-                b_row = T.alloc_shared((N,), dtype)
+                # straight from global memory into registers (16-byte loads), no shared-memory round trip
+                x_in = T.alloc_fragment((1, N), dtype)
+                g_in = T.alloc_fragment((N,), dtype)
+                b_in = T.alloc_fragment((N,), dtype)
                 x_acc = T.alloc_fragment((1, N), accum_dtype)
                 x_sq = T.alloc_fragment((1, N), accum_dtype)
                 mean = T.alloc_fragment((1,), accum_dtype)
                 rstd = T.alloc_fragment((1,), accum_dtype)
-                T.copy(X[bx, 0], x_row)
-                T.copy(Gamma[0], g_row)
-                T.copy(Beta[0], b_row)
+                T.copy(X[bx:bx + 1, 0:N], x_in)
+                T.copy(Gamma[0:N], g_in)
+                T.copy(Beta[0:N], b_in)
                 for i, j in T.Parallel(1, N):
-                    x_acc[i, j] = T.cast(x_row[i, j], accum_dtype)
+                    x_acc[i, j] = T.cast(x_in[i, j], accum_dtype)
                 T.reduce_sum(x_acc, mean, dim=1)
                 for i in T.Parallel(1):
                     mean[i] = mean[i] / T.cast(N, accum_dtype)
@@ -93,9 +94,9 @@ def layernorm_block_kernel(M, N, block_M, block_N, threads, eps=EPS, dtype=DTYPE
                 for i in T.Parallel(1):
                     rstd[i] = T.rsqrt(rstd[i] / T.cast(N, accum_dtype) + T.cast(eps, accum_dtype))
                 for i, j in T.Parallel(1, N):
-                    x_row[i, j] = T.cast(x_acc[i, j] * rstd[i] * T.cast(g_row[j], accum_dtype)
-                                         + T.cast(b_row[j], accum_dtype), dtype)
-                T.copy(x_row, Out[bx, 0])
+                    x_in[i, j] = T.cast(x_acc[i, j] * rstd[i] * T.cast(g_in[j], accum_dtype)
+                                        + T.cast(b_in[j], accum_dtype), dtype)
+                T.copy(x_in, Out[bx:bx + 1, 0:N])
 
         return resident
 
