@@ -4,7 +4,8 @@ Builds a corpus of real-sized kernel files (each the bundled wave64 samples, nam
 includes: 300+ lines), then times, with the same worker count:
   1. bare libclang: parse each file with porter's arguments and precompiled header, nothing else;
   2. porter analyze: parse, extract Facts, run every rule, format the report (the real command line).
-Prints a table. Usage: python benchmarks/analyze_speed.py [--files 120] [--jobs 2]
+The two runs alternate --repeat times (default 3) and the table shows each one's median, so a noisy machine
+moves both. Prints a table. Usage: python benchmarks/analyze_speed.py [--files 120] [--jobs 2] [--repeat 3]
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import argparse
 import multiprocessing as mp
 import re
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -73,20 +75,28 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--files", type=int, default=120)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
+    bare_runs, porter_runs = [], []
     with tempfile.TemporaryDirectory(prefix="porter-bench-") as tmp:
         files = build_corpus(Path(tmp), args.files)
         lines = sum(f.read_text().count("\n") for f in files)
-        bare_s = bare(files, args.jobs)
-        bare_rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-        porter_s, findings = porter_run(Path(tmp), args.jobs)
+        for i in range(args.repeat):
+            bare_runs.append(bare(files, args.jobs))
+            if i == 0:  # RUSAGE_CHILDREN is a running peak: read it before porter has run
+                bare_rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+            seconds, findings = porter_run(Path(tmp), args.jobs)
+            porter_runs.append(seconds)
         porter_rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    bare_s, porter_s = statistics.median(bare_runs), statistics.median(porter_runs)
     n = len(files)
-    print(f"corpus: {n} files, {lines} lines ({lines // n} per file), {args.jobs} workers, {mp.cpu_count()} cores")
+    print(f"corpus: {n} files, {lines} lines ({lines // n} per file), {args.jobs} workers, {mp.cpu_count()} cores, "
+          f"median of {args.repeat} alternating runs")
     print(f"{'run':<22}{'total s':>9}{'ms/file':>10}{'peak RSS MB':>13}")
     print(f"{'bare libclang parse':<22}{bare_s:>9.2f}{1000 * bare_s / n:>10.1f}{bare_rss:>13.0f}")
     print(f"{'porter analyze':<22}{porter_s:>9.2f}{1000 * porter_s / n:>10.1f}{porter_rss:>13.0f}")
-    print(f"porter / bare: {porter_s / bare_s:.2f}x   findings: {findings}")
+    print(f"porter / bare: {porter_s / bare_s:.2f}x   findings: {findings}   "
+          f"(runs: bare {', '.join(f'{x:.2f}' for x in bare_runs)} s; porter {', '.join(f'{x:.2f}' for x in porter_runs)} s)")
 
 
 if __name__ == "__main__":

@@ -97,8 +97,8 @@ def analyze_one(req: Request) -> FileResult:
         # file): say so rather than report a silently partial result
         first = next(d for d in facts.diagnostics if d.severity in ("error", "fatal"))
         more = f" and {errors - 1} more" if errors > 1 else ""
-        result.notes.append(f"{first.loc}: error: {first.message}{more}; code the parser could not recover "
-                            f"may be missing from the analysis")
+        result.notes.append(f"{first.loc}: error: {first.message}{more}; the analysis covers what the parser "
+                            f"recovered")
     findings = run_rules(facts, load_target(req.target), select_rules(req.select, req.ignore, req.explain),
                          dict(req.params))
     findings, ignores = apply_ignores(with_fingerprints(findings, facts.lines), facts.lines)

@@ -97,6 +97,13 @@ _RAW_SIGNATURES = (
     ("clang_getCursorExtent", [ci.Cursor], ci.SourceRange, None),
     ("clang_getRangeStart", [ci.SourceRange], ci.SourceLocation, None),
     ("clang_getRangeEnd", [ci.SourceRange], ci.SourceLocation, None),
+    ("clang_getCursorReferenced", [ci.Cursor], ci.Cursor, None),
+    ("clang_getCursorLocation", [ci.Cursor], ci.SourceLocation, None),
+    ("clang_getExpansionLocation", [ci.SourceLocation, ctypes.POINTER(ctypes.c_void_p), _UINT_P, _UINT_P, _UINT_P],
+     None, None),
+    ("clang_getFileName", [ctypes.c_void_p], ci._CXString, None),
+    ("clang_getCursorSpelling", [ci.Cursor], ci._CXString, None),
+    ("clang_Cursor_isNull", [ci.Cursor], ctypes.c_int, None),
 )
 
 
@@ -121,6 +128,25 @@ def _kind(c: ci.Cursor) -> str:
 
 
 _VISIT = ci.callbacks["cursor_visit"]
+
+
+def _referenced(c: ci.Cursor) -> ci.Cursor | None:
+    """c.referenced without the bindings' two extra calls per result (null cursor and comparison)."""
+    ref = _RAW.clang_getCursorReferenced(c)
+    if _RAW.clang_Cursor_isNull(ref):
+        return None
+    ref._tu = c._tu
+    return ref
+
+
+def _spelling(c: ci.Cursor) -> str:
+    """c.spelling through the raw handle, cached where the bindings cache it."""
+    try:
+        return c._spelling  # type: ignore[attr-defined]
+    except AttributeError:
+        cx = _RAW.clang_getCursorSpelling(c)
+        c._spelling = (_RAW.clang_getCString(cx) or b"").decode("utf-8", "replace")  # type: ignore[attr-defined]
+        return c._spelling
 
 
 def _type_spelling(c: ci.Cursor) -> str:
@@ -175,6 +201,12 @@ def _evaluate_int(cursor: ci.Cursor) -> int | None:
 # Out-parameters of clang_getFileLocation, allocated once: it runs for every node (each worker is one thread).
 _OUT_FILE, _OUT_LINE, _OUT_COL, _OUT_OFF = ctypes.c_void_p(), ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint()
 _OUT_ARGS = (ctypes.byref(_OUT_FILE), ctypes.byref(_OUT_LINE), ctypes.byref(_OUT_COL), ctypes.byref(_OUT_OFF))
+
+
+def _expansion_line_col(cursor: ci.Cursor) -> tuple[int, int, int]:
+    """(file handle, line, column) where the cursor's location is expanded (cursor.location's file/line/col)."""
+    _RAW.clang_getExpansionLocation(_RAW.clang_getCursorLocation(cursor), *_OUT_ARGS)
+    return _OUT_FILE.value or 0, _OUT_LINE.value, _OUT_COL.value
 
 
 def _file_line_col(location: ci.SourceLocation) -> tuple[int, int, int]:
@@ -388,6 +420,7 @@ class _Extractor:
         self.current_fn = ""
         self.seen_literals: set[tuple[int, int, int]] = set()
         self.ids: dict[int, str] = {}
+        self.file_names: dict[int, str] = {}   # file handle -> base name (handles belong to this TU)
 
     # -- locations
     @staticmethod
@@ -412,9 +445,17 @@ class _Extractor:
             hit = self.ids[key] = self._make_id(cursor)
         return hit
 
+    def _file_basename(self, handle: int) -> str:
+        name = self.file_names.get(handle)
+        if name is None:
+            cx = _RAW.clang_getFileName(handle) if handle else None
+            name = os.path.basename((_RAW.clang_getCString(cx) or b"").decode("utf-8", "replace")) if cx else ""
+            self.file_names[handle] = name
+        return name
+
     def _make_id(self, cursor: ci.Cursor) -> str:
-        loc = cursor.location
-        base = f"{cursor.spelling}@{os.path.basename(loc.file.name) if loc.file else ''}:{loc.line}:{loc.column}"
+        handle, line, col = _expansion_line_col(cursor)
+        base = f"{_spelling(cursor)}@{self._file_basename(handle)}:{line}:{col}"
         args = self._template_args(cursor)
         return base + (f"<{','.join(v for _, v in args)}>" if args else "")
 
@@ -448,10 +489,10 @@ class _Extractor:
                 self._macro_def(c)
             elif kind == "MACRO_INSTANTIATION":
                 _, line, col = _file_line_col(c.location)
-                self.macro_at[(line, col)] = c.spelling
-                self.macro_uses.append(MacroUse(c.spelling, Loc(self.path, line, col)))
-                ref = c.referenced
-                if ref is not None and c.spelling not in self.macros and ref.location.file is not None \
+                self.macro_at[(line, col)] = _spelling(c)
+                self.macro_uses.append(MacroUse(_spelling(c), Loc(self.path, line, col)))
+                ref = _referenced(c)
+                if ref is not None and _spelling(c) not in self.macros and ref.location.file is not None \
                         and not ref.location.file.name.startswith(str(STUB_INCLUDE)):
                     self._macro_def(ref)
         for c in items:
@@ -503,13 +544,13 @@ class _Extractor:
         else:
             fkind = "host"
         fid = self._id(c)
-        params = tuple(Param(ch.spelling, _type_spelling(ch)) for ch in children if _kind(ch) == "PARM_DECL")
-        tparams = [ch.spelling for ch in children if _kind(ch).startswith("TEMPLATE_")]
+        params = tuple(Param(_spelling(ch), _type_spelling(ch)) for ch in children if _kind(ch) == "PARM_DECL")
+        tparams = [_spelling(ch) for ch in children if _kind(ch).startswith("TEMPLATE_")]
         targs = self._template_args(c)
         if targs:
             # name the arguments after the template's parameters
             pattern = _LIB.clang_getSpecializedCursorTemplate(c)
-            names = [ch.spelling for ch in _children(pattern) if _kind(ch).startswith("TEMPLATE_")] \
+            names = [_spelling(ch) for ch in _children(pattern) if _kind(ch).startswith("TEMPLATE_")] \
                 if pattern is not None else []
             if len(names) == len(targs):
                 targs = tuple((n, v) for n, (_, v) in zip(names, targs))
@@ -517,7 +558,7 @@ class _Extractor:
         self.current_fn = fid
         body = self.convert(body_cursor) if body_cursor is not None else None
         self.current_fn = ""
-        self.functions.append(Function(name=c.spelling, usr=fid, kind=fkind, loc=self.loc(c), params=params,
+        self.functions.append(Function(name=_spelling(c), usr=fid, kind=fkind, loc=self.loc(c), params=params,
                                        template_args=targs, is_template=bool(tparams) and _kind(c) == "FUNCTION_TEMPLATE",
                                        launch_bounds=bounds, body=body))
 
@@ -549,7 +590,7 @@ class _Extractor:
         if kind == "UNEXPOSED_EXPR":
             kids = [k for k in (self.convert(ch) for ch in _children(c)) if k is not None]
             if not kids:
-                return Node("default", type=_type_spelling(c)) if c.location.line == 0 else None
+                return Node("default", type=_type_spelling(c)) if _expansion_line_col(c)[1] == 0 else None
             if len(kids) == 1:
                 inner = kids[0]
                 tspell = _type_spelling(c)
@@ -569,7 +610,7 @@ class _Extractor:
             return self._decl_ref(c, loc)
         if kind == "MEMBER_REF_EXPR":
             kids = tuple(k for k in (self.convert(ch) for ch in _children(c)) if k is not None)
-            return Node("member", op=c.spelling, type=_type_spelling(c), loc=loc,
+            return Node("member", op=_spelling(c), type=_type_spelling(c), loc=loc,
                         macro=self.macro_at.get((loc.line, loc.col), ""), children=kids)
         if kind == "CALL_EXPR":
             return self._call(c, loc)
@@ -607,10 +648,10 @@ class _Extractor:
             self._maybe_shared_access(node)
             return node
         if mapped == "int":  # bool literal
-            return Node("int", value=1 if c.spelling == "true" or _tok(c) == "true" else 0, type="bool", loc=loc)
+            return Node("int", value=1 if _spelling(c) == "true" or _tok(c) == "true" else 0, type="bool", loc=loc)
         if mapped == "other" and not kids and c._kind_id not in _EXPRESSION_KINDS:
             return None
-        return Node(mapped, op=c.spelling if mapped == "other" else "", type=_type_spelling(c)
+        return Node(mapped, op=_spelling(c) if mapped == "other" else "", type=_type_spelling(c)
                     if c._kind_id in _EXPRESSION_KINDS else "", loc=loc, children=kids)
 
     def _int_literal(self, c: ci.Cursor, loc: Loc) -> Node:
@@ -618,8 +659,7 @@ class _Extractor:
         if value is None:
             value = _parse_int(_tok(c))
         macro = ""
-        exp = c.location
-        if (exp.line, exp.column) == (loc.line, loc.col):
+        if _expansion_line_col(c)[1:] == (loc.line, loc.col):
             macro = self.macro_at.get((loc.line, loc.col), "")
         key = (loc.line, loc.col, value if value is not None else -1)
         if value is not None and key not in self.seen_literals:
@@ -628,26 +668,26 @@ class _Extractor:
         return Node("int", type=_type_spelling(c), value=value, macro=macro, loc=loc)
 
     def _decl_ref(self, c: ci.Cursor, loc: Loc) -> Node:
-        if not c.spelling:  # substituted template parameter in an instantiation
+        if not _spelling(c):  # substituted template parameter in an instantiation
             # the substituted value is not a literal of the source: evaluate it without recording it
             value = _evaluate_int(c)
             if value is not None:
                 return Node("int", type=_type_spelling(c), value=value, op="template", loc=loc)
-        ref = c.referenced
+        ref = _referenced(c)
         rid = self._id(ref) if ref is not None else ""
         value = None
         if ref is not None and _kind(ref) in ("ENUM_CONSTANT_DECL", "VAR_DECL", "TEMPLATE_NON_TYPE_PARAMETER") and \
                 _is_int_type(_type_spelling(c)) and ("const" in _type_spelling(c) or
                                                     _kind(ref) == "ENUM_CONSTANT_DECL"):
-            value = _evaluate_int(c) if c.spelling != "warpSize" else None
-        return Node("ref", op=c.spelling, type=_type_spelling(c), value=value, ref=rid,
+            value = _evaluate_int(c) if _spelling(c) != "warpSize" else None
+        return Node("ref", op=_spelling(c), type=_type_spelling(c), value=value, ref=rid,
                     macro=self.macro_at.get((loc.line, loc.col), ""), loc=loc)
 
     def _call(self, c: ci.Cursor, loc: Loc) -> Node | None:
         children = list(_children(c))
         config = next((ch for ch in children if _kind(ch) == "CALL_EXPR" and
-                       ch.spelling in ("__hipPushCallConfiguration", "hipConfigureCall")), None)
-        name = c.spelling
+                       _spelling(ch) in ("__hipPushCallConfiguration", "hipConfigureCall")), None)
+        name = _spelling(c)
         if name.startswith("operator") and name[8:] in _OVERLOADABLE:
             # `h = x` on struct types (__half, float4) is an operator call: keep it an assignment/binop
             kids = [k for k in (self.convert(ch) for ch in children) if k is not None and
@@ -669,7 +709,7 @@ class _Extractor:
             inner = list(_children(children[0]))
             base = self.convert(inner[0]) if inner else None
         # which function (which template instantiation) is called, for user functions only
-        ref = c.referenced if name and not name.startswith("__") and name not in CROSS_LANE_CALLS else None
+        ref = _referenced(c) if name and not name.startswith("__") and name not in CROSS_LANE_CALLS else None
         rid = self._id(ref) if ref is not None and ref.location.file is not None else ""
         if base is not None:
             node = Node("mcall", op=name, type=_type_spelling(c), ref=rid, loc=loc, children=(base,) + args)
@@ -682,7 +722,7 @@ class _Extractor:
     def _launch(self, c: ci.Cursor, children: list[ci.Cursor], cfg: tuple[Node, ...], args: tuple[Node, ...],
                 loc: Loc) -> None:
         callee = children[0] if children else None
-        ref = c.referenced
+        ref = _referenced(c)
         targs: tuple[str, ...] = ()
         if callee is not None:
             lits = [self.convert(ch) for ch in callee.walk_preorder() if ch.kind in
@@ -691,7 +731,7 @@ class _Extractor:
         if ref is not None and self._template_args(ref):
             targs = tuple(v for _, v in self._template_args(ref))
         block = cfg[1] if len(cfg) > 1 else None
-        self.launches.append(Launch(caller=self.current_fn, kernel=c.spelling,
+        self.launches.append(Launch(caller=self.current_fn, kernel=_spelling(c),
                                     kernel_usr=self._id(ref) if ref is not None else "", template_args=targs,
                                     grid=cfg[0] if cfg else None, block=block, block_dims=_dims(block),
                                     shared_bytes=cfg[2] if len(cfg) > 2 and cfg[2].kind != "default" else None,
@@ -702,15 +742,18 @@ class _Extractor:
         init = None
         if init_cursor is not None and not init_cursor.kind.is_invalid():
             init = self.convert(init_cursor)
-        # array bounds are expressions too (their literals and macros belong in the Facts)
-        bounds = tuple(k for k in (self.convert(ch) for ch in _children(c)
-                                   if ch._kind_id in _EXPRESSION_KINDS and (init_cursor is None or ch != init_cursor))
-                       if k is not None)
-        is_shared = any(_kind(ch) == "CUDASHARED_ATTR" for ch in _children(c))
+        # array bounds are expressions too (their literals and macros belong in the Facts); the initializer,
+        # when there is one, is the last child
+        children = _children(c)
+        exprs = [ch for ch in children if ch._kind_id in _EXPRESSION_KINDS]
+        if init_cursor is not None and exprs and exprs[-1] == init_cursor:
+            exprs.pop()
+        bounds = tuple(k for k in (self.convert(ch) for ch in exprs) if k is not None)
+        is_shared = any(_kind(ch) == "CUDASHARED_ATTR" for ch in children)
         rid = self._id(c)
         value = init.value if init is not None and "const" in _type_spelling(c) and _is_int_type(_type_spelling(c)) \
             else None
-        node = Node("decl", op=c.spelling, type=_type_spelling(c), value=value, ref=rid,
+        node = Node("decl", op=_spelling(c), type=_type_spelling(c), value=value, ref=rid,
                     macro="shared" if is_shared else "", loc=loc,
                     children=((init,) if init is not None else ()) + ((Node("bounds", children=bounds),) if bounds else ()))
         if is_shared:
@@ -732,7 +775,7 @@ class _Extractor:
                 total *= d  # type: ignore[operator]
         elif elem_bytes and not dims:
             total = elem_bytes
-        decl = SharedDecl(function=self.current_fn, name=c.spelling, ref=rid, elem_type=t.spelling,
+        decl = SharedDecl(function=self.current_fn, name=_spelling(c), ref=rid, elem_type=t.spelling,
                           elem_bytes=elem_bytes, dims=tuple(dims), total_bytes=total,
                           is_extern=c.storage_class == ci.StorageClass.EXTERN, loc=loc)
         self.shared.append(decl)

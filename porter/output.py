@@ -37,10 +37,18 @@ def finding_json(f: Finding) -> dict:
             **({"confirmation": f.confirmed} if f.confirmed else {})}
 
 
+def _one_per_line(items: list) -> str:
+    """A JSON array with one compact item per line: readable and grep-able, and written by json's C encoder
+    (indent= falls back to the pure-Python encoder, which took ~0.2 s for 3,000 findings)."""
+    if not items:
+        return "[]"
+    return "[\n  " + ",\n  ".join(json.dumps(x, ensure_ascii=False) for x in items) + "\n ]"
+
+
 def format_json(findings: Iterable[Finding], *, files: int, errors: list[str], notes: list[str]) -> str:
-    doc = {"tool": "porter", "version": __version__, "files": files,
-           "findings": [finding_json(f) for f in findings], "errors": errors, "notes": notes}
-    return json.dumps(doc, indent=2) + "\n"
+    head = json.dumps({"tool": "porter", "version": __version__, "files": files})[1:-1]
+    return (f"{{{head},\n \"findings\": {_one_per_line([finding_json(f) for f in findings])},\n"
+            f" \"errors\": {_one_per_line(errors)},\n \"notes\": {_one_per_line(notes)}\n}}\n")
 
 
 # ------------------------------------------------------------------------------------------------------ SARIF

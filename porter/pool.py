@@ -4,6 +4,7 @@ time limit is reported for that file, its worker is replaced, and every other fi
 from __future__ import annotations
 
 import ctypes
+import gc
 import multiprocessing as mp
 import os
 import resource
@@ -42,6 +43,10 @@ def _worker(conn: Connection, fn: Callable[[Any], Any], parent: int) -> None:
             resource.setrlimit(resource.RLIMIT_AS, (limit_mb << 20, resource.getrlimit(resource.RLIMIT_AS)[1]))
         except (ValueError, OSError):
             pass
+    # Extraction allocates many small, acyclic objects (nodes, tuples, cursors): with the default gen-0 threshold
+    # (700) the cycle collector runs thousands of times per file and finds nothing (measured ~8% of extraction).
+    gc.freeze()
+    gc.set_threshold(100_000, 20, 20)
     while True:
         try:
             item = conn.recv()

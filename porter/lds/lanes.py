@@ -18,7 +18,7 @@ from math import prod
 from typing import Iterator, Sequence
 
 from porter.facts import FileFacts, Function, Node, SharedDecl
-from porter.ir import FunctionView, strip
+from porter.ir import FunctionView, file_view, strip
 from porter.lds.affine import EvalError, Expr, evaluate, symbols
 
 # Hard caps on the work done per loop / per expression; not hardware numbers.
@@ -807,9 +807,8 @@ def function_views(facts: FileFacts) -> Iterator[FunctionView]:
     """Kernels to analyze: template instantiations stand in for their pattern; a pattern without any
     instantiation is analyzed as written (its dependent values stay undetermined)."""
     instantiated = {f.usr.split("<", 1)[0] for f in facts.functions if f.template_args}
-    for fn in facts.functions:
-        if fn.kind != "kernel" or fn.body is None:
+    for view in file_view(facts).views:   # the views the wave64 matchers built already
+        fn = view.fn
+        if fn.kind != "kernel" or (fn.is_template and fn.usr.split("<", 1)[0] in instantiated):
             continue
-        if fn.is_template and fn.usr.split("<", 1)[0] in instantiated:
-            continue
-        yield FunctionView(fn, facts)
+        yield view

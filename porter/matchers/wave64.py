@@ -14,20 +14,10 @@ from typing import Any, Iterable, Iterator
 from porter.facts import FileFacts, Loc, Node
 from porter.findings import Edit, Match
 from porter.ir import (BIT_OPS_32, LANE32, LANEW, MASK_PRODUCERS, SHUFFLES, SYNC_WITH_MASK, TID, W, W_HALF, WARP32,
-                       WARPW, WAVE_WIDE, FileView, FunctionView, is_32bit_int, is_64bit, shuffle_parts, strip)
+                       WARPW, WAVE_WIDE, FileView, FunctionView, file_view, is_32bit_int, is_64bit, shuffle_parts,
+                       strip)
 from porter.targets import Target
 
-_cache: dict[int, tuple[FileFacts, FileView]] = {}
-
-
-def file_view(facts: FileFacts) -> FileView:
-    """One FileView per Facts object, shared by all matchers of a run."""
-    hit = _cache.get(id(facts))
-    if hit is None or hit[0] is not facts:
-        _cache.clear()
-        hit = (facts, FileView(facts))
-        _cache[id(facts)] = hit
-    return hit[1]
 
 
 def _device_views(fv: FileView) -> Iterator[FunctionView]:
