@@ -121,6 +121,7 @@ int main(int argc, char** argv) {
         argp.push_back(a.storage);
     }
     int rc = entry(argp.data(), int(argp.size()), cfg, shared);
+    finish();  // stops the watchdog on every path: exiting with it still waiting races static destructors
     if (rc == -1) {
         std::fprintf(stderr, "porter-emu-run: wrong number of kernel arguments\n");
         return 2;
@@ -129,7 +130,6 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "porter-emu-run: the launcher returned error code %d\n", rc);
         return 3;
     }
-    finish();
     for (Arg& a : args) {
         if (!a.buf || a.out == "-") continue;
         FILE* f = std::fopen(a.out.c_str(), "wb");
