@@ -149,15 +149,20 @@ def _spelling(c: ci.Cursor) -> str:
         return c._spelling
 
 
+# Type spellings by CXType identity (kind and the QualType's pointers, unique within one translation unit):
+# a file has a few dozen distinct types and thousands of typed expressions. extract() clears it per file.
+_TYPE_SPELLINGS: dict[tuple[int, int | None, int | None], str] = {}
+
+
 def _type_spelling(c: ci.Cursor) -> str:
-    """c.type.spelling, computed once per cursor."""
-    try:
-        return c._porter_type_spelling  # type: ignore[attr-defined]
-    except AttributeError:
-        cx = _RAW.clang_getTypeSpelling(_RAW.clang_getCursorType(c))  # disposed by _CXString.__del__
-        spelling = (_RAW.clang_getCString(cx) or b"").decode("utf-8", "replace")
-        c._porter_type_spelling = spelling  # type: ignore[attr-defined]
-        return spelling
+    """c.type.spelling."""
+    t = _RAW.clang_getCursorType(c)
+    key = (t._kind_id, t.data[0], t.data[1])
+    spelling = _TYPE_SPELLINGS.get(key)
+    if spelling is None:
+        cx = _RAW.clang_getTypeSpelling(t)  # disposed by _CXString.__del__
+        spelling = _TYPE_SPELLINGS[key] = (_RAW.clang_getCString(cx) or b"").decode("utf-8", "replace")
+    return spelling
 
 
 _SINK: list[list[ci.Cursor]] = [[]]
@@ -865,6 +870,7 @@ class _Extractor:
 
 
 def extract(tu: ci.TranslationUnit, path: Path, target: str, text: str) -> FileFacts:
+    _TYPE_SPELLINGS.clear()  # keyed by pointers into this translation unit's AST
     facts = replace(_Extractor(tu, path, target, text).run(), sha256=hashlib.sha256(text.encode()).hexdigest())
     return _mark_writes(facts)
 
