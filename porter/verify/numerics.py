@@ -17,7 +17,7 @@ from __future__ import annotations
 import contextlib
 import time
 from types import ModuleType
-from typing import Any
+from typing import Any, Callable
 
 MIN_SEEDS = 5
 NOT_RUN_NO_GPU = "numerics: not run (no GPU)"
@@ -199,9 +199,41 @@ def run(mod: ModuleType, family: str, params: dict, *, target: str, seeds: int =
     return out
 
 
+class _CannotRun(Exception):
+    """The original cannot run at all (e.g. it does not build): no case is recorded, the section is "not run"."""
+
+
+def _run_cases(res: dict[str, Any], mod: ModuleType, family: str, params: dict, spec, *, shapes: list[dict],
+               seeds: int, device: str, run: Callable[[dict, list], Any],
+               errors: tuple[type[BaseException], ...]) -> None:
+    """The original on the generated module's cases (fresh tensors, same seeds): `run(case, args)` runs it and
+    returns its output tensor; an exception in `errors` fails that case. Fills res["cases"] and res["status"]."""
+    ok = True
+    for shape in shapes:
+        for seed in range(seeds):
+            case = mod.make_case(shape, seed, device)
+            try:
+                args = original_args(spec, family, params, case)
+            except ValueError as exc:
+                res["cases"].append({"shape": shape, "seed": seed, "ok": None, "detail": f"skipped: {exc}"})
+                break
+            try:
+                good, msg = mod.compare(run(case, args), mod.reference(case), case["out_dtype"])
+            except _CannotRun:
+                raise
+            except errors as exc:
+                good, msg = False, f"{type(exc).__name__}: {str(exc)[:300]}"
+            ok &= bool(good)
+            res["cases"].append({"shape": shape, "seed": seed, "ok": bool(good), "detail": msg})
+    ran = [c for c in res["cases"] if c["ok"] is not None]
+    res["status"] = "not run" if not ran else ("pass" if ok else "fail")
+    if not ran:
+        res["reason"] = "no case fits the original's launcher"
+
+
 def run_original(mod: ModuleType, family: str, params: dict, path: str, *, seeds: int, shapes: list[dict],
                  device: str = "cuda") -> dict[str, Any]:
-    """The hipified original on the generated module's cases (fresh tensors, same seeds)."""
+    """The hipified original on the generated module's cases, built with nvcc (NVIDIA only)."""
     import torch
 
     from porter.original import BuildError
@@ -217,28 +249,14 @@ def run_original(mod: ModuleType, family: str, params: dict, path: str, *, seeds
         return res
     from porter.original import call
 
+    def run(case: dict, args: list) -> Any:
+        call(lib, name, *args)
+        torch.cuda.synchronize()
+        return case[_out_key(case)]
+
     res["launcher"] = spec.signature()
-    ok = True
-    for shape in shapes:
-        for seed in range(seeds):
-            case = mod.make_case(shape, seed, device)
-            try:
-                args = original_args(spec, family, params, case)
-            except ValueError as exc:
-                res["cases"].append({"shape": shape, "seed": seed, "ok": None, "detail": f"skipped: {exc}"})
-                break
-            try:
-                call(lib, name, *args)
-                torch.cuda.synchronize()
-                good, msg = mod.compare(case[_out_key(case)], mod.reference(case), case["out_dtype"])
-            except Exception as exc:
-                good, msg = False, f"{type(exc).__name__}: {str(exc)[:300]}"
-            ok &= bool(good)
-            res["cases"].append({"shape": shape, "seed": seed, "ok": bool(good), "detail": msg})
-    ran = [c for c in res["cases"] if c["ok"] is not None]
-    res["status"] = "not run" if not ran else ("pass" if ok else "fail")
-    if not ran:
-        res["reason"] = "no case fits the original's launcher"
+    _run_cases(res, mod, family, params, spec, shapes=shapes, seeds=seeds, device=device, run=run,
+               errors=(Exception,))
     res["note"] = "built with nvcc through porter/runtime/hip2cuda.h: warpSize 32, as written for NVIDIA"
     return res
 
@@ -283,34 +301,22 @@ def run_original_emulated(mod: ModuleType, family: str, params: dict, path: str,
         res.update(status="not run", reason=f"expected one extern \"C\" launch_* function, found {len(found)}")
         return res
     (name, spec), = found.items()
+
+    def run(case: dict, args: list) -> Any:
+        out_tensor = case[_out_key(case)]
+        out_name = next(p for (_, p), a in zip(spec.params, args) if a is out_tensor)
+        try:
+            outs = run_launcher(path, name, [_to_numpy(a) for a in args], warp_size=64, timeout=timeout)
+        except CompileError as exc:
+            raise _CannotRun(f"the emulator cannot build the original: {str(exc)[:500]}") from None
+        return _from_numpy(outs[out_name], out_tensor)
+
     res["launcher"] = spec.signature()
     t0 = time.perf_counter()
-    ok = True
-    for shape in shapes:
-        for seed in range(seeds):
-            case = mod.make_case(shape, seed, "cpu")
-            try:
-                args = original_args(spec, family, params, case)
-            except ValueError as exc:
-                res["cases"].append({"shape": shape, "seed": seed, "ok": None, "detail": f"skipped: {exc}"})
-                break
-            out_tensor = case[_out_key(case)]
-            out_name = next(p for (_, p), a in zip(spec.params, args) if a is out_tensor)
-            try:
-                outs = run_launcher(path, name, [_to_numpy(a) for a in args], warp_size=64, timeout=timeout)
-                good, msg = mod.compare(_from_numpy(outs[out_name], out_tensor), mod.reference(case),
-                                        case["out_dtype"])
-            except CompileError as exc:
-                res.update(status="not run", reason=f"the emulator cannot build the original: {str(exc)[:500]}",
-                           seconds=round(time.perf_counter() - t0, 2))
-                return res
-            except (EmulationError, ValueError, TypeError) as exc:
-                good, msg = False, f"{type(exc).__name__}: {str(exc)[:300]}"
-            ok &= bool(good)
-            res["cases"].append({"shape": shape, "seed": seed, "ok": bool(good), "detail": msg})
+    try:
+        _run_cases(res, mod, family, params, spec, shapes=shapes, seeds=seeds, device="cpu", run=run,
+                   errors=(EmulationError, ValueError, TypeError))
+    except _CannotRun as exc:
+        res.update(status="not run", reason=str(exc))
     res["seconds"] = round(time.perf_counter() - t0, 2)
-    ran = [c for c in res["cases"] if c["ok"] is not None]
-    res["status"] = "not run" if not ran else ("pass" if ok else "fail")
-    if not ran:
-        res["reason"] = "no case fits the original's launcher"
     return res
