@@ -299,8 +299,10 @@ def test_interrupted_convert_leaves_only_complete_modules(tmp_path: Path) -> Non
         p.send_signal(signal.SIGINT)
         _, err = p.communicate(timeout=30)
         assert "Traceback" not in err, err
-        assert p.returncode in (0, 130), err
         files = list(out.iterdir()) if out.exists() else []
+        # -SIGINT: the signal came before the interpreter installed its handler (a loaded machine), so
+        # porter never ran; then nothing may have been written
+        assert p.returncode in (0, 130) or (p.returncode == -signal.SIGINT and not files), err
         for f in files:
             assert f.suffix == ".py", f     # no temporary left behind
             assert f.read_text() == expected[f.name]
