@@ -15,6 +15,7 @@ import re
 import shlex
 import stat
 import sys
+import tempfile
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
@@ -116,7 +117,23 @@ def _declare(lib: ctypes.CDLL, signatures: tuple) -> ctypes.CDLL:
     return lib
 
 
-_LIB = _declare(ci.conf.lib, _SIGNATURES)
+def _load_libclang() -> ctypes.CDLL:
+    """Load libclang from an empty private folder. The wheel's RPATH (`$ORIGIN/../lib:`) ends in an empty entry,
+    which the dynamic linker reads as the current folder (and tls/, x86_64/, ... below it): from a checkout's root
+    a committed `librt.so.1` would be loaded, and its constructor run, by plain `porter analyze .`."""
+    here = os.open(".", getattr(os, "O_PATH", os.O_RDONLY) | os.O_DIRECTORY)
+    try:
+        with tempfile.TemporaryDirectory(prefix="porter-load-") as empty:
+            os.chdir(empty)
+            try:
+                return ci.conf.lib
+            finally:
+                os.fchdir(here)
+    finally:
+        os.close(here)
+
+
+_LIB = _declare(_load_libclang(), _SIGNATURES)
 _RAW = _declare(ctypes.CDLL(ci.conf.get_filename()), _RAW_SIGNATURES)
 # CursorKind.name is a linear search in the bindings; this table makes it a dict lookup.
 _KIND_NAMES: dict[int, str] = {k.value: k.name for k in ci.CursorKind.get_all_kinds()}

@@ -141,3 +141,37 @@ def symlink_loop(root: Path) -> tuple[Path, Path]:
     os.symlink(b.name, a)
     os.symlink(a.name, b)
     return a, b
+
+
+# ------------------------------------------------------------------------------------- code that must not run
+
+# Libraries a process might look up by name in the current folder (libclang's DT_NEEDED entries and a few that
+# glibc loads on demand), and the search-path suffixes the dynamic linker tries below each RPATH entry.
+PLANTED_LIBRARIES = ("librt.so.1", "libdl.so.2", "libpthread.so.0", "libm.so.6", "libz.so.1", "libtinfo.so.6",
+                     "libstdc++.so.6", "libgcc_s.so.1", "libnss_files.so.2")
+_LIBRARY_DIRS = ("", "x86_64", "tls", "glibc-hwcaps/x86-64-v2", "glibc-hwcaps/x86-64-v3")
+
+
+def marker_c(marker: Path) -> str:
+    """C source whose constructor creates `marker`: proof that the object was loaded (and ran)."""
+    return (f'#include <stdio.h>\n__attribute__((constructor)) static void porter_pwned(void) {{\n'
+            f'    FILE* f = fopen("{marker}", "a"); if (f) {{ fputs("loaded\\n", f); fclose(f); }}\n}}\n')
+
+
+def plant_libraries(root: Path, marker: Path) -> list[Path]:
+    """Shared libraries under the names above, in `root` and the folders below it that the linker searches,
+    each creating `marker` when loaded. Built with the system C compiler at test time."""
+    import subprocess
+    src = write(root / ".porter-plant.c", marker_c(marker))
+    first = root / PLANTED_LIBRARIES[0]
+    subprocess.run(["cc", "-shared", "-fPIC", "-o", str(first), str(src)], check=True)
+    src.unlink()
+    planted = []
+    for d in _LIBRARY_DIRS:
+        for name in PLANTED_LIBRARIES:
+            dest = root / d / name
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            if dest != first:
+                dest.write_bytes(first.read_bytes())
+            planted.append(dest)
+    return planted
