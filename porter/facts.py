@@ -168,6 +168,7 @@ class FileFacts:
     launches: tuple[Launch, ...] = ()
     diagnostics: tuple[Diagnostic, ...] = ()
     globals: tuple[Node, ...] = ()                           # file-scope variable declarations
+    int_bits: tuple[tuple[str, int], ...] = ()               # (integer type spelling, width in bits)
     sha256: str = ""                                         # of the exact text that was parsed
     lines: tuple[str, ...] = field(default=(), repr=False)   # source text, for suppressions and fix-its
 

@@ -105,6 +105,8 @@ _RAW_SIGNATURES = (
     ("clang_getFileName", [ctypes.c_void_p], ci._CXString, None),
     ("clang_getCursorSpelling", [ci.Cursor], ci._CXString, None),
     ("clang_Cursor_isNull", [ci.Cursor], ctypes.c_int, None),
+    ("clang_getCanonicalType", [ci.Type], ci.Type, None),
+    ("clang_Type_getSizeOf", [ci.Type], ctypes.c_longlong, None),
 )
 
 
@@ -169,6 +171,9 @@ def _spelling(c: ci.Cursor) -> str:
 # Type spellings by CXType identity (kind and the QualType's pointers, unique within one translation unit):
 # a file has a few dozen distinct types and thousands of typed expressions. extract() clears it per file.
 _TYPE_SPELLINGS: dict[tuple[int, int | None, int | None], str] = {}
+# Bit width of every integer type spelling seen (typedefs such as u32 included), from the canonical type.
+_INT_BITS: dict[str, int] = {}
+_INTEGER_KINDS = range(3, 21)   # CXType_Bool .. CXType_Int128
 
 
 def _type_spelling(c: ci.Cursor) -> str:
@@ -179,6 +184,9 @@ def _type_spelling(c: ci.Cursor) -> str:
     if spelling is None:
         cx = _RAW.clang_getTypeSpelling(t)  # disposed by _CXString.__del__
         spelling = _TYPE_SPELLINGS[key] = (_RAW.clang_getCString(cx) or b"").decode("utf-8", "replace")
+        canonical = _RAW.clang_getCanonicalType(t)
+        if canonical._kind_id in _INTEGER_KINDS:
+            _INT_BITS[spelling] = 8 * _RAW.clang_Type_getSizeOf(canonical)
     return spelling
 
 
@@ -526,7 +534,7 @@ class _Extractor:
                          literals=tuple(self.literals), macros=tuple(self.macros.values()),
                          macro_uses=tuple(self.macro_uses), cross_lane=tuple(self.cross_lane),
                          launches=tuple(self.launches), diagnostics=diags, globals=tuple(self.globals),
-                         lines=self.lines)
+                         int_bits=tuple(sorted(_INT_BITS.items())), lines=self.lines)
 
     def _macro_def(self, c: ci.Cursor) -> None:
         tokens = [t.spelling for t in c.get_tokens()]
@@ -888,6 +896,7 @@ class _Extractor:
 
 def extract(tu: ci.TranslationUnit, path: Path, target: str, text: str) -> FileFacts:
     _TYPE_SPELLINGS.clear()  # keyed by pointers into this translation unit's AST
+    _INT_BITS.clear()
     facts = replace(_Extractor(tu, path, target, text).run(), sha256=hashlib.sha256(text.encode()).hexdigest())
     return _mark_writes(facts)
 

@@ -38,14 +38,26 @@ def strip(node: Node) -> Node:
     return node
 
 
-def is_64bit(type_spelling: str) -> bool:
-    t = type_spelling.replace("const", "").strip()
-    return "long long" in t or "int64" in t or t in ("unsigned long", "long", "size_t", "uint64_t", "lane_mask_t")
+def int_bits(facts: FileFacts, type_spelling: str) -> int | None:
+    """Width in bits of an integer type, from the canonical type the frontend recorded (typedefs such as u32
+    resolve), else from the spelling of the common names."""
+    t = type_spelling.replace("const", "").replace("volatile", "").strip()
+    known = dict(facts.int_bits).get(type_spelling) or dict(facts.int_bits).get(t)
+    if known:
+        return known
+    if "long long" in t or "int64" in t or t in ("unsigned long", "long", "size_t", "uint64_t", "lane_mask_t"):
+        return 64
+    if t in ("int", "unsigned int", "unsigned", "uint32_t", "int32_t", "uint", "signed int"):
+        return 32
+    return None
 
 
-def is_32bit_int(type_spelling: str) -> bool:
-    t = type_spelling.replace("const", "").strip()
-    return t in ("int", "unsigned int", "unsigned", "uint32_t", "int32_t", "uint", "signed int")
+def is_64bit(facts: FileFacts, type_spelling: str) -> bool:
+    return int_bits(facts, type_spelling) == 64
+
+
+def is_32bit_int(facts: FileFacts, type_spelling: str) -> bool:
+    return int_bits(facts, type_spelling) == 32
 
 
 @dataclass
@@ -126,8 +138,9 @@ class FunctionView:
         if depth > 8:
             return None
         if node.kind == "ref":
-            if node.op == "warpSize":
-                return W
+            if node.op == "warpSize" and node.ref not in self.decls and \
+                    not any(g.ref == node.ref for g in self.facts.globals):
+                return W   # the builtin, not a local or file-scope `warpSize = 32` that shadows it
             init = self.definition(node.ref)
             decl = self.decls.get(node.ref)
             if init is not None and decl is not None and len(self.defs.get(node.ref, [])) == 1:

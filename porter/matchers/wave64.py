@@ -69,6 +69,15 @@ def _loop_parts(view: FunctionView, loop: Node) -> tuple[str, int | str | None, 
     return var, view.const(start_node), direction, body, start_node
 
 
+def _runs_to_one(view: FunctionView, cond: Node) -> bool:
+    """A halving loop's condition lets it reach offset 1 (`o > 0`, `o >= 1`, `o != 0`, `o`). A loop that stops
+    earlier (`o >= 4`) combines a data-layout-defined subgroup of lanes, not the warp."""
+    if cond.kind != "binop" or len(cond.children) != 2:
+        return cond.kind in ("ref", "cast")
+    bound = view.const(cond.children[1])
+    return (cond.op, bound) in ((">", 0), (">=", 1), ("!=", 0))
+
+
 def _uses_var(node: Node, var: str) -> bool:
     return any(n.kind == "ref" and n.ref == var for n in node.walk())
 
@@ -88,7 +97,7 @@ def _half_wave_shuffles(view: FunctionView) -> Iterator[tuple[Node, Node, Node |
             if offset is None or not _uses_var(offset, var):
                 continue
             in_loops.add(id(call))
-            if direction == "down" and start == 16:
+            if direction == "down" and start == 16 and _runs_to_one(view, cond):
                 yield call, start_node or call, start_node, "reduction"
             elif direction == "up" and start == 1 and call.op.startswith("__shfl_up") and cond.kind == "binop" \
                     and len(cond.children) == 2:
@@ -166,9 +175,14 @@ def shuffle_half_wave(facts: FileFacts, target: Target, params: dict[str, Any]) 
             if width_value in (64, W):
                 evidence, confidence = f"it passes width {_spell(facts, width)}", "high"
             elif broadcast is not None:
-                evidence = f"the result is broadcast with '{_spell(facts, broadcast)}' (line {broadcast.loc.line}), " \
-                           f"which reads lane 0 of the {target.wave_size}-lane wavefront"
-                confidence = "high"
+                # each half reduced itself correctly; the default-width broadcast is the line to change
+                yield Match(broadcast.loc, {"kind": kind, "call": call.op, "line": str(call.loc.line),
+                                            "evidence": f"'{_spell(facts, broadcast)}' broadcasts lane 0 of the "
+                                                        f"whole {target.wave_size}-lane wavefront, so lanes 32-63 "
+                                                        f"receive the result of lanes 0-31",
+                                            "wave": str(target.wave_size)},
+                            confidence="high", edits=_append_width(facts, broadcast))
+                continue
             elif wave_fn is not None:
                 evidence = f"the code numbers lanes by the wavefront ({_lane_expr_text(facts, wave_fn, {LANEW, WARPW})})"
                 confidence = "medium"
@@ -177,7 +191,7 @@ def shuffle_half_wave(facts: FileFacts, target: Target, params: dict[str, Any]) 
             edits: tuple[Edit, ...] = ()
             if start_node is not None and start_node.kind == "int" and not start_node.macro and width is None:
                 edits = _replace(facts, start_node, "16", "warpSize / 2")
-            yield Match(place.loc, {"kind": kind, "call": call.op, "evidence": evidence,
+            yield Match(place.loc, {"kind": kind, "call": call.op, "line": str(call.loc.line), "evidence": evidence,
                                     "wave": str(target.wave_size)}, confidence=confidence, edits=edits)
 
 
@@ -217,17 +231,41 @@ def lane_arith_32(facts: FileFacts, target: Target, params: dict[str, Any]) -> I
 
 # --------------------------------------------------------------------------------------------------- W64-003
 
+def _written(node: Node) -> Node:
+    """The expression as written: implicit conversions removed, explicit casts kept (`uint64_t(-1)` is a
+    64-bit all-ones mask even though its operand is a 32-bit int)."""
+    while node.kind == "cast" and node.op == "implicit" and node.children:
+        node = node.children[0]
+    return node
+
+
+def _mask_def_site(facts: FileFacts, view: FunctionView, written: Node, macros: dict[str, Any]) -> Loc | None:
+    """Where a 32-bit mask passed by name is defined in this file: the variable's declaration or the macro."""
+    if written.kind == "ref":
+        decl = view.decls.get(written.ref)
+        if decl is not None:
+            return decl.loc
+        glob = next((g for g in facts.globals if g.ref == written.ref), None)
+        return glob.loc if glob is not None and glob.loc.path == facts.path else None
+    macro = macros.get(written.macro)
+    if macro is not None and macro.loc.path == facts.path:
+        return macro.loc
+    return None
+
+
 def sync_mask_32(facts: FileFacts, target: Target, params: dict[str, Any]) -> Iterator[Match]:
     fv = file_view(facts)
     macros = {m.name: m for m in facts.macros}
+    reported_defs: set[tuple[int, int]] = set()
     for view in _device_views(fv):
         for call in view.calls(SYNC_WITH_MASK):
             if not call.children or call.children[0].kind == "default":
                 continue
             mask = call.children[0]
-            inner = strip(mask)
-            if is_64bit(inner.type) or (inner.value is not None and inner.value >= 1 << 32):
+            written = _written(mask)
+            if is_64bit(facts, written.type) or (written.value is not None and written.value >= 1 << 32):
                 continue
+            inner = strip(written)
             if inner.value is not None and inner.value == 0:
                 continue
             edits: tuple[Edit, ...] = ()
@@ -239,9 +277,16 @@ def sync_mask_32(facts: FileFacts, target: Target, params: dict[str, Any]) -> It
                 elif inner.macro in macros:
                     edits = _macro_body_edit(facts, macros[inner.macro], "(~0ull)")
             else:
-                what = f"'{text}' of 32-bit type {inner.type or 'unsigned int'}"
-            yield Match(mask.loc if mask.loc.line else call.loc, {"call": call.op, "what": what,
-                                                                  "wave": str(target.wave_size)}, edits=edits)
+                what = f"'{text}' of 32-bit type {written.type or 'unsigned int'}"
+            args = {"call": call.op, "what": what, "wave": str(target.wave_size)}
+            site = _mask_def_site(facts, view, written, macros)
+            if site is not None and site.line and (site.line, site.col) not in reported_defs:
+                reported_defs.add((site.line, site.col))
+                name = written.op if written.kind == "ref" else written.macro
+                yield Match(site, {**args, "what": f"{what} (defined here as '{name}', used at line "
+                                                   f"{call.loc.line})"}, edits=edits)
+                edits = ()
+            yield Match(mask.loc if mask.loc.line else call.loc, args, edits=edits)
 
 
 def _macro_body_edit(facts: FileFacts, macro: Any, new: str) -> tuple[Edit, ...]:
@@ -265,7 +310,7 @@ def mask_truncated(facts: FileFacts, target: Target, params: dict[str, Any]) -> 
     for view in _device_views(fv):
         for call in view.calls(MASK_PRODUCERS):
             parent = view.parent(call)
-            if parent is None or parent.kind != "cast" or not is_32bit_int(parent.type):
+            if parent is None or parent.kind != "cast" or not is_32bit_int(facts, parent.type):
                 continue
             holder = view.parent(parent)
             if holder is not None and holder.kind == "call" and holder.op in BIT_OPS_32:
@@ -312,7 +357,7 @@ def mask_bitop_32(facts: FileFacts, target: Target, params: dict[str, Any]) -> I
                 continue
             arg = call.children[0]
             inner = strip(arg)
-            if not (is_64bit(inner.type) or _mask_valued(view, inner)):
+            if not (is_64bit(facts, inner.type) or _mask_valued(view, inner)):
                 continue
             wide = BIT_OPS_32[call.op]
             yield Match(call.loc, {"call": call.op, "wide": wide, "arg": _spell(facts, inner),
@@ -328,7 +373,7 @@ def lane_shift_32(facts: FileFacts, target: Target, params: dict[str, Any]) -> I
             if node.kind != "binop" or node.op != "<<" or len(node.children) != 2:
                 continue
             left, right = strip(node.children[0]), node.children[1]
-            if left.value is None or is_64bit(node.type) or is_64bit(left.type):
+            if left.value is None or is_64bit(facts, node.type) or is_64bit(facts, left.type):
                 continue
             if view.lane_class(right) not in (LANEW, TID):
                 continue
@@ -418,18 +463,27 @@ def _bracket_text(facts: FileFacts, decl: Node) -> str:
 
 # --------------------------------------------------------------------------------------------------- W64-009
 
+def _needs_wave(views: Iterable[FunctionView]) -> Node | None:
+    """The first operation in these functions that sees the whole wavefront: a vote, a default-width broadcast
+    or scan step, or a warpSize-wide loop."""
+    for v in views:
+        for call in v.calls(SHUFFLES | WAVE_WIDE):
+            base = call.op.removesuffix("_sync")
+            if call.op in WAVE_WIDE or (base in ("__shfl", "__shfl_up") and _is_default_width(call)):
+                return call
+        for loop in (n for n in v.nodes() if n.kind == "for"):
+            parts = _loop_parts(v, loop)
+            if parts and parts[1] in (W_HALF, W):
+                return loop
+    return None
+
+
 def _kernel_needs_wave(fv: FileView, name: str) -> Node | None:
     """The first operation in kernel `name` (or its callees) that sees the whole wavefront."""
     for kernel in fv.kernel_by_name(name):
-        for v in [kernel, *fv.callees(kernel)]:
-            for call in v.calls(SHUFFLES | WAVE_WIDE):
-                base = call.op.removesuffix("_sync")
-                if call.op in WAVE_WIDE or (base in ("__shfl", "__shfl_up") and _is_default_width(call)):
-                    return call
-            for loop in (n for n in v.nodes() if n.kind == "for"):
-                parts = _loop_parts(v, loop)
-                if parts and parts[1] in (W_HALF, W):
-                    return loop
+        op = _needs_wave([kernel, *fv.callees(kernel)])
+        if op is not None:
+            return op
     return None
 
 
@@ -447,6 +501,11 @@ def host_launch_32(facts: FileFacts, target: Target, params: dict[str, Any]) -> 
                              f"'{launch.kernel}' uses {op.op or 'a warpSize-wide loop'} (line {op.loc.line}), which "
                              f"spans two rows in one {target.wave_size}-lane wavefront",
                      "wave": str(target.wave_size)}, confidence="high")
+    # A host count of 32-thread warps is wrong only against device code that works in hardware wavefronts;
+    # next to kernels built on deliberate 32-lane logical warps (width 32, WARP_SIZE = 32) it is consistent.
+    device = list(_device_views(fv))
+    if _needs_wave(device) is None and _wave_organized(device) is None:
+        return
     warpish = re.compile(params.get("name_pattern", r"(?i)warp|wave|lane"))
     for view in (v for v in fv.views if v.fn.kind in ("host", "host_device")):
         for node in view.nodes():

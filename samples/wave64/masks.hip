@@ -2,6 +2,8 @@
 #include <hip/hip_runtime.h>
 #include <cstdint>
 
+// The mask is reported where it is defined (the line to change) and where it is used.
+// expect: W64-003
 #define FULL_MASK 0xffffffff
 
 __device__ float reduce_sync(float v) {
@@ -21,6 +23,7 @@ __device__ float reduce_sync_macro(float v) {
 }
 
 __device__ float reduce_sync_var(float v) {
+  // expect: W64-003
   unsigned mask = 0xffffffffu;
   for (int o = warpSize / 2; o > 0; o /= 2) {
     // expect: W64-003
@@ -36,6 +39,19 @@ __device__ float reduce_sync_ok(float v) {
     v += __shfl_down_sync(~0ull, v, o);
     // ok: W64-003
     v += __shfl_down_sync(all, v, o);
+  }
+  return v;
+}
+
+// Correctly ported: -1 converted to a 64-bit type is all 64 lanes.
+__device__ float reduce_sync_minus_one(float v) {
+  for (int o = warpSize / 2; o > 0; o /= 2) {
+    // ok: W64-003
+    v += __shfl_down_sync(uint64_t(-1), v, o);
+    // ok: W64-003
+    v += __shfl_xor_sync(static_cast<uint64_t>(-1), v, o);
+    // expect: W64-003
+    v += __shfl_xor_sync(static_cast<unsigned>(-1), v, o);
   }
   return v;
 }
@@ -78,4 +94,17 @@ __global__ void lane_bits(unsigned long long* bits, unsigned* small) {
   unsigned in_group = 1u << (threadIdx.x & 31);
   bits[threadIdx.x] = mine | also | fixed;
   small[threadIdx.x] = in_group;
+}
+
+// Project typedefs: the width comes from the canonical type, not the spelling.
+typedef unsigned int u32;
+typedef unsigned long long u64;
+
+__global__ void vote_typedefs(const float* x, u64* out) {
+  float v = x[threadIdx.x];
+  // expect: W64-004
+  u32 low = __ballot(v > 0.0f);
+  // ok: W64-004
+  u64 all = __ballot(v > 0.0f);
+  out[threadIdx.x] = all + low;
 }

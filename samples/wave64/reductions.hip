@@ -53,10 +53,12 @@ __global__ void block_sum_fixed(const float* __restrict__ in, float* out, int n)
   if (lane == 0) atomicAdd(out, v);
 }
 
-// Bug: the 32-lane result is broadcast from lane 0 of the 64-lane wavefront to every lane.
+// Bug: the 32-lane result is broadcast from lane 0 of the 64-lane wavefront to every lane. The reduction
+// is right for each half; the width-less broadcast is the line to change.
 __device__ float warp_allreduce_max(float v) {
-  // expect: W64-001
+  // ok: W64-001
   for (int mask = 16; mask >= 1; mask /= 2) v = fmaxf(v, __shfl_xor(v, mask));
+  // expect: W64-001
   return __shfl(v, 0);
 }
 
@@ -92,6 +94,16 @@ __global__ void dot_wave(const float* a, const float* b, float* out) {
   v += __shfl_xor(v, 2);
   v += __shfl_xor(v, 1);
   if (threadIdx.x % warpSize == 0) out[blockIdx.x * 16 + warp_id] = v;
+}
+
+// Correct: a partial butterfly that combines the 8 lanes holding one column (lanes differing in bits 2-4);
+// it stops at offset 4, so it is not a warp reduction.
+__global__ void column_max(const float* in, float* out) {
+  int lane = threadIdx.x % warpSize;
+  float v = in[blockIdx.x * blockDim.x + threadIdx.x];
+  // ok: W64-001
+  for (int offset = 16; offset >= 4; offset >>= 1) v = fmaxf(v, __shfl_xor(v, offset, warpSize));
+  out[blockIdx.x * blockDim.x + threadIdx.x] = v + lane;
 }
 
 // Bug: an inclusive scan that stops at 32 in code that numbers lanes by the wavefront.
