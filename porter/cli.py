@@ -34,6 +34,8 @@ class _LazyGroup(click.Group):
     def invoke(self, ctx: click.Context) -> object:
         # click turns Ctrl-C into "Aborted!" and exit 1, which CI would read as "findings": say what happened
         # and use the shell's codes (130 for SIGINT, 143 for SIGTERM).
+        from porter.output import protect_actions_log
+        protect_actions_log()
         previous = signal.signal(signal.SIGTERM, _on_sigterm)
         try:
             return super().invoke(ctx)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 from typing import Iterable
 from urllib.parse import quote
@@ -137,8 +138,75 @@ def _escape_property(text: str) -> str:
     return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
+# Where the Actions runner starts a line (it reads CR, LF and CRLF as line ends; Python's splitlines() also breaks at
+# the others, so they are treated as line starts too) and the whitespace it trims before looking for `::`.
+_BREAKS = "\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+_BREAK = re.compile(f"([{_BREAKS}])")
+_COMMAND_START = re.compile(f"^([^\\S{_BREAKS}]*)(?=::)")
+# Lines that format_github wrote: the only workflow commands porter means to give.
+_OWN_COMMANDS: set[str] = set()
+
+
+def under_actions() -> bool:
+    return os.environ.get("GITHUB_ACTIONS") == "true"
+
+
+def neutralize_commands(line: str) -> str:
+    """One line of log output with no workflow command in it: a leading `::` (after whitespace) gets a backslash
+    before it, and `##[` (the old syntax, recognized anywhere in a line) becomes `##\\[`."""
+    return _COMMAND_START.sub(r"\1\\", line).replace("##[", "##\\[")
+
+
+class ActionsSafeStream:
+    """A text stream for GitHub Actions logs: every line but porter's own annotations is neutralized, so a file
+    name, message or libclang diagnostic from the checkout cannot forge annotations or stop command processing."""
+
+    def __init__(self, stream) -> None:  # type: ignore[no-untyped-def]
+        self._stream = stream
+        self._partial = ""
+        self._midline = False  # the buffered text continues a line already written (flushed mid-line)
+
+    def write(self, text: str) -> int:
+        if not isinstance(text, str):
+            raise TypeError("ActionsSafeStream.write() takes str")
+        parts = _BREAK.split(self._partial + text)
+        out = []
+        for line, sep in zip(parts[0:-1:2], parts[1::2]):
+            out.append(self._safe(line) + sep)
+            self._midline = False
+        self._partial = parts[-1]
+        if out:
+            self._stream.write("".join(out))
+        return len(text)
+
+    def _safe(self, line: str) -> str:
+        if self._midline:
+            return line.replace("##[", "##\\[")
+        return line if line in _OWN_COMMANDS else neutralize_commands(line)
+
+    def flush(self) -> None:
+        if self._partial:
+            self._stream.write(self._safe(self._partial))
+            self._partial, self._midline = "", True
+        self._stream.flush()
+
+    def __getattr__(self, name: str):  # type: ignore[no-untyped-def]
+        return getattr(self._stream, name)
+
+
+def protect_actions_log() -> None:
+    """Under GitHub Actions, route porter's stdout and stderr through ActionsSafeStream."""
+    if under_actions():
+        import sys
+        for name in ("stdout", "stderr"):
+            stream = getattr(sys, name)
+            if stream is not None and not isinstance(stream, ActionsSafeStream):
+                setattr(sys, name, ActionsSafeStream(stream))
+
+
 def format_github(findings: Iterable[Finding], *, root: Path) -> str:
-    """Workflow commands (::error file=...::message); GitHub shows 10 per level and step, SARIF has them all."""
+    """Workflow commands (::error file=...::message); GitHub shows 10 per level and step, SARIF has them all.
+    Every value is escaped, so one finding is one command whatever its message or file name holds."""
     out = []
     for f in findings:
         if f.suppressed:
@@ -149,6 +217,7 @@ def format_github(findings: Iterable[Finding], *, root: Path) -> str:
             props += [f"endLine={f.end_line}", f"endColumn={max(f.end_col, 1)}"]
         props.append(f"title={_escape_property(f'{f.rule_id} ({f.confidence} confidence)')}")
         out.append(f"::{_GITHUB_LEVEL[f.severity]} {','.join(props)}::{_escape_data(f.message)}")
+    _OWN_COMMANDS.update(out)
     return "\n".join(out) + ("\n" if out else "")
 
 

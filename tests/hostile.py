@@ -175,3 +175,16 @@ def plant_libraries(root: Path, marker: Path) -> list[Path]:
                 dest.write_bytes(first.read_bytes())
             planted.append(dest)
     return planted
+
+
+# Workflow commands hidden where porter repeats text from a checkout: a libclang diagnostic (static_assert,
+# #error), file names with line breaks, a -D value.
+FORGED = "::error file=forged.cu,line=1::forged annotation"
+FORGED_SOURCE = (f'static_assert(sizeof(int) == 3, "x\\n{FORGED}");\n#error "::stop-commands::porter-tok"\n'
+                 f'#warning "##[error]old-syntax forged"\n' + GOOD_KERNEL)
+FORGED_NAMES = ("a\n::error::newline.hip", "b\r::warning title=t::cr.hip", "::notice::colon.hip",
+                " \t::error::indented.hip")
+
+
+def plant_forged_commands(root: Path) -> list[Path]:
+    return [write(root / name, FORGED_SOURCE) for name in FORGED_NAMES]
