@@ -566,8 +566,13 @@ def _code(line: str) -> str:
 
 # --------------------------------------------------------------------------------------------------- W64-011
 
-def wavefront_macro_host(facts: FileFacts, target: Target, params: dict[str, Any]) -> Iterator[Match]:
-    device_ranges = [(f.loc.line, f.loc.end_line) for f in facts.functions if f.kind in ("kernel", "device")]
+# Macros only the device compilation defines, that say how wide the wavefront is.
+_ARCH_MACRO = re.compile(r"\b(__AMDGCN_WAVEFRONT_SIZE(?:__)?|__GFX\d+__|__gfx\d+\w*__)\b")
+_DIRECTIVE = re.compile(r"^\s*#\s*(if|ifdef|ifndef|elif|else|endif|define)\b\s*(\w*)")
+
+
+def _code_lines(facts: FileFacts) -> Iterator[tuple[int, str]]:
+    """(line number, text without comments) of every line."""
     in_block_comment = False
     for i, line in enumerate(facts.lines, 1):
         code = line
@@ -579,7 +584,66 @@ def wavefront_macro_host(facts: FileFacts, target: Target, params: dict[str, Any
         code = re.sub(r"/\*.*?\*/", "", _code(code))
         if "/*" in code:
             code, in_block_comment = code.split("/*", 1)[0], True
-        for m in re.finditer(r"\b__AMDGCN_WAVEFRONT_SIZE\b", code):
-            if any(a <= i <= b for a, b in device_ranges):
-                continue
-            yield Match(Loc(facts.path, i, m.start() + 1, i, m.end() + 1), {"wave": str(target.wave_size)})
+        yield i, code
+
+
+def _arch_selected_macros(facts: FileFacts) -> list[tuple[Loc, str, set[str]]]:
+    """Preprocessor lines that read a device-only architecture macro, with the macros whose definition they
+    choose: the #defines inside an `#if __GFX9__ ... #endif` chain, or X in `#define X __AMDGCN_WAVEFRONT_SIZE`."""
+    out: list[tuple[Loc, str, set[str]]] = []
+    open_chains: list[list[tuple[Loc, str, set[str]]]] = []   # per #if nesting level: arch tests seen so far
+    for i, code in _code_lines(facts):
+        d = _DIRECTIVE.match(code)
+        if d is None:
+            continue
+        word, name = d.group(1), d.group(2)
+        arch = _ARCH_MACRO.search(code)
+        if word in ("if", "ifdef", "ifndef"):
+            open_chains.append([])
+        if word in ("if", "ifdef", "ifndef", "elif") and arch and open_chains:
+            open_chains[-1].append((Loc(facts.path, i, arch.start() + 1, i, arch.end() + 1), arch.group(1), set()))
+        elif word == "endif" and open_chains:
+            out += open_chains.pop()
+        elif word == "define" and name:
+            for chain in open_chains:
+                for _, _, chosen in chain:
+                    chosen.add(name)
+            if arch and not _ARCH_MACRO.fullmatch(name):
+                out.append((Loc(facts.path, i, arch.start() + 1, i, arch.end() + 1), arch.group(1), {name}))
+    for chain in open_chains:
+        out += chain
+    return out
+
+
+def wavefront_macro_host(facts: FileFacts, target: Target, params: dict[str, Any]) -> Iterator[Match]:
+    wave = str(target.wave_size)
+    ranges = {kind: [(f.loc.line, f.loc.end_line) for f in facts.functions if f.kind in kinds]
+              for kind, kinds in (("device", ("kernel", "device")), ("host", ("host",)))}
+
+    def in_host(line: int) -> bool:
+        return any(a <= line <= b for a, b in ranges["host"]) and not any(a <= line <= b for a, b in ranges["device"])
+
+    for i, code in _code_lines(facts):
+        if _DIRECTIVE.match(code) or not in_host(i):
+            continue
+        for m in _ARCH_MACRO.finditer(code):
+            yield Match(Loc(facts.path, i, m.start() + 1, i, m.end() + 1),
+                        {"what": f"host code reads {m.group(1)}", "wave": wave})
+    # a macro chosen by an architecture test, used in host code: report the test (the line to change) and the use
+    bodies = {m.name: m.body for m in facts.macros}
+    for loc, arch, chosen in _arch_selected_macros(facts):
+        names = set(chosen)
+        names |= {n for n, body in bodies.items() if any(re.search(rf"\b{re.escape(c)}\b", body) for c in chosen)}
+        uses = sorted((u for u in facts.macro_uses if u.name in names and in_host(u.loc.line)),
+                      key=lambda u: (u.loc.line, u.loc.col))
+        if not uses:
+            continue   # the macros it picks feed device code only: correct
+        yield Match(loc, {"what": f"'{arch}' picks {', '.join(sorted(chosen))}, which host code uses "
+                                  f"(line {uses[0].loc.line})", "wave": wave})
+        for u in uses:
+            yield Match(u.loc, {"what": f"host code uses {u.name}, chosen by '{arch}' (line {loc.line})",
+                                "wave": wave})
+    for view in (v for v in file_view(facts).views if v.fn.kind == "host"):
+        for node in view.nodes():
+            if node.kind == "ref" and node.op == "warpSize" and view.const(node) == W:
+                yield Match(node.loc, {"what": "host code reads the device variable warpSize", "wave": wave})

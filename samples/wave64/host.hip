@@ -39,3 +39,35 @@ void launch_rows(const float* x, float* y, int* flags, int rows, int n) {
 
 // ok: W64-011
 __device__ int wave_width() { return __AMDGCN_WAVEFRONT_SIZE; }
+
+// Bug: __GFX9__ is defined only in the device compilation, so host code sees WARP_SIZE 32 on gfx942.
+// expect: W64-011
+#if defined(__GFX9__)
+  #define WARP_SIZE 64
+#else
+  #define WARP_SIZE 32
+#endif
+
+// Correct: the architecture test picks a constant that only device code uses.
+// ok: W64-011
+#if defined(__AMDGCN_WAVEFRONT_SIZE)
+  #define DEVICE_WAVE __AMDGCN_WAVEFRONT_SIZE
+#else
+  #define DEVICE_WAVE 64
+#endif
+
+__global__ void rows_per_wave(float* x) {
+  x[threadIdx.x % DEVICE_WAVE] *= 2.0f;
+}
+
+void launch_rows_per_wave(float* x, int m) {
+  int num_blocks = (m + 3) / 4;
+  // expect: W64-011
+  if (WARP_SIZE == 64) num_blocks = (m + 1) / 2;
+  // expect: W64-011
+  if (warpSize == 64) num_blocks = (m + 1) / 2;
+  // ok: W64-011
+  int w = 0;
+  hipDeviceGetAttribute(&w, hipDeviceAttributeWarpSize, 0);
+  rows_per_wave<<<num_blocks * (w / 64 + 1), 128>>>(x);
+}
