@@ -20,6 +20,10 @@ fi
 . .venv/bin/activate
 pip install -q --upgrade pip >/dev/null
 if [ "${1:-}" = "test" ]; then
+  # the tests run kernels' host code in porter's sandbox (porter/sandbox.py), which needs bubblewrap
+  if ! command -v bwrap >/dev/null && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    apt-get update -qq && apt-get install -y -qq bubblewrap >/dev/null
+  fi
   # torch first and pinned: an unpinned torch would pull a multi-GB CUDA build
   pip install -q torch==2.13.0
   pip install -q -e '.[convert,test]'

@@ -188,3 +188,14 @@ FORGED_NAMES = ("a\n::error::newline.hip", "b\r::warning title=t::cr.hip", "::no
 
 def plant_forged_commands(root: Path) -> list[Path]:
     return [write(root / name, FORGED_SOURCE) for name in FORGED_NAMES]
+
+
+def host_code_kernel(root: Path, marker: Path) -> Path:
+    """A kernel file whose host side writes `marker` in every way the emulator's build could run it: a constructor,
+    a static object in a user header, a global outside clang, system() outside device compilation."""
+    write(root / "boom.h", f'#include <cstdio>\nstruct Boom {{ Boom() {{ FILE* f = fopen("{marker}", "a"); '
+                           f'if (f) {{ fputs("static\\n", f); fclose(f); }} }} }};\nstatic Boom boom;\n')
+    return write(root / "host_code.hip", f'#include <cstdlib>\n#include "boom.h"\n{marker_c(marker)}'
+                 f'#ifndef __clang__\nstatic int g = std::system("touch {marker}");\n#endif\n'
+                 f'#ifndef __HIP_DEVICE_COMPILE__\nstatic int h = std::system("touch {marker}");\n#endif\n'
+                 + GOOD_KERNEL)

@@ -65,3 +65,56 @@ def test_workflow_commands_cannot_be_forged(tmp_path: Path, fmt: str) -> None:
         assert len(annotations) == len(hostile.FORGED_NAMES), proc.stdout
     if fmt == "text":  # the text is still there to read, only neutralized
         assert "\\::error::newline.hip" in proc.stdout and "stop-commands" in proc.stderr
+
+
+# ------------------------------------------------------------------------------------------ the sandbox
+
+def test_emulate_runs_host_code_only_in_the_sandbox(tmp_path: Path) -> None:
+    marker = new_marker()
+    src = hostile.host_code_kernel(tmp_path, marker)
+    proc = porter("emulate", str(src), "-k", "warp_sum", "--grid", "1", "--block", "64", "-i",
+                  "in=rand:64,out=zeros:2")
+    assert proc.returncode == 0, proc.stderr   # it ran, in the sandbox, where its writes went nowhere
+    assert not marker.exists(), marker.read_text()
+    proc = porter("analyze", str(src), "--confirm", "--format", "json")
+    assert '"confirmation"' in proc.stdout and "not run" not in proc.stdout, proc.stdout + proc.stderr
+    assert not marker.exists(), marker.read_text()
+
+
+def test_no_sandbox_refuses_unless_opted_in(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import numpy as np
+
+    from porter import emulate, sandbox
+    marker = new_marker()
+    src = hostile.host_code_kernel(tmp_path, marker)
+    monkeypatch.setattr(sandbox, "_bwrap", lambda: (None, "bwrap is not installed (test)"))
+    monkeypatch.delenv(sandbox.ALLOW_ENV, raising=False)
+    args = [np.ones(64, np.float32), np.zeros(2, np.float32)]
+    with pytest.raises(emulate.CompileError, match=f"refusing to run host_code.hip.*{sandbox.ALLOW_ENV}=1"):
+        emulate.run_kernel(src, "warp_sum", (1,), (64,), args)
+    assert not marker.exists()
+    monkeypatch.setenv(sandbox.ALLOW_ENV, "1")   # the user's choice: then the host code does run
+    emulate.run_kernel(src, "warp_sum", (1,), (64,), args)
+    assert marker.read_text().count("loaded") and marker.read_text().count("static")
+    marker.unlink()
+
+
+def test_sandbox_has_no_network_no_writes_no_home_no_secrets(tmp_path: Path) -> None:
+    from porter import sandbox
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    outside = Path(__file__).resolve().parent / f".sandbox-probe-{uuid.uuid4().hex}"  # not under /tmp
+    home_file = Path.home() / f".porter-secret-{uuid.uuid4().hex}"
+    home_file.write_text("secret")
+    script = (f"touch {outside} 2>/dev/null && echo wrote-outside; touch {scratch}/ok && echo wrote-scratch; "
+              f"cat {home_file} 2>/dev/null; echo token=$GITHUB_TOKEN; "
+              "cat /proc/net/dev | tail -n +3 | cut -d: -f1 | tr -d ' '; grep NoNewPrivs /proc/self/status; "
+              "ulimit -c")
+    try:
+        cmd = sandbox.command(["sh", "-c", script], what="a test", scratch=scratch,
+                              env=dict(os.environ, GITHUB_TOKEN="ghs_secret"))
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=60).stdout.split()
+    finally:
+        home_file.unlink()
+    assert out == ["wrote-scratch", "token=", "lo", "NoNewPrivs:", "1", "0"], out
+    assert not outside.exists() and (scratch / "ok").exists()

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from porter.emulate.build import (CompileError, KernelLib, Param, build_kernel, make_tempdir, runner_env,
-                                  runner_path)
+                                  runner_path, sandboxed)
 
 __all__ = ["run_kernel", "run_launcher", "differential", "kernel_signature", "KernelOutputs", "DiffReport", "OutputDiff", "Param",
            "EmulationError", "CompileError", "DeadlockError", "MemoryFault", "KernelCrash", "KernelTimeout"]
@@ -218,8 +218,9 @@ def _run(lib: KernelLib, values: list[Any], g: tuple[int, int, int], b: tuple[in
                 lines.append(f"val {len(raw)} {raw.hex() or '00'}")
         (d / "job").write_text("\n".join(lines) + "\n")
         try:
-            r = subprocess.run([str(runner_path()), str(d / "job")], capture_output=True, text=True, env=runner_env(),
-                               timeout=timeout + 15)
+            cmd = sandboxed([str(runner_path()), str(d / "job")], f"{lib.source.name} ({lib.kernel})", scratch=d,
+                            readable=(runner_path(), lib.path), cpu_seconds=(timeout + 15) * max(1, int(workers)))
+            r = subprocess.run(cmd, capture_output=True, text=True, env=runner_env(), timeout=timeout + 15)
         except subprocess.TimeoutExpired as e:
             raise KernelTimeout(f"the kernel did not finish within {timeout} s (runner killed)",
                                 {"kind": "timeout"}) from e

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from porter import sandbox
 from porter.emulate.source import kernel_param_names, launcher_param_names, rewrite
 
 RUNTIME_DIR = Path(__file__).resolve().parent / "runtime"
@@ -174,8 +175,9 @@ def build_kernel(source: str | os.PathLike[str], kernel: str, wave_size: int = 6
                 hint = (f"\nhint: `{kernel}` must name one kernel; give a template's arguments explicitly, "
                         f"e.g. --kernel '{kernel.split('<')[0]}<256>'")
             raise CompileError(str(e) + hint) from None
-        sig = subprocess.run([str(runner), "--signature", str(tmp)], capture_output=True, text=True,
-                             env=runner_env())
+        # loading the library runs its constructors and static initializers: the user's host code
+        sig = subprocess.run(sandboxed([str(runner), "--signature", str(tmp)], f"{src.name} (kernel {kernel})",
+                                       readable=(runner, tmp)), capture_output=True, text=True, env=runner_env())
         if sig.returncode != 0:
             raise CompileError(f"cannot load the compiled kernel: {sig.stderr.strip()}")
         (entry / "signature.txt").write_text(sig.stdout)
@@ -206,6 +208,16 @@ def runner_env() -> dict[str, str]:
     tunable = f"glibc.rtld.optional_static_tls={STATIC_TLS_BYTES}"
     env["GLIBC_TUNABLES"] = f"{env['GLIBC_TUNABLES']}:{tunable}" if env.get("GLIBC_TUNABLES") else tunable
     return env
+
+
+def sandboxed(argv: list[str], what: str, *, scratch: Path | None = None, readable: tuple[Path, ...] = (),
+              cpu_seconds: float = 120.0) -> list[str]:
+    """`argv` (which runs the user's code) wrapped in porter's sandbox; CompileError where there is none."""
+    try:
+        return sandbox.command(argv, what=what, scratch=scratch, readable=readable, cpu_seconds=cpu_seconds,
+                               env=runner_env())
+    except sandbox.SandboxUnavailable as e:
+        raise CompileError(str(e)) from None
 
 
 def make_tempdir() -> tempfile.TemporaryDirectory[str]:
