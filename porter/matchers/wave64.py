@@ -9,6 +9,7 @@ it does crosses a group boundary; rules look for the places where something does
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any, Iterable, Iterator
 
 from porter.facts import FileFacts, Loc, Node
@@ -161,6 +162,61 @@ def _lane_expr_text(facts: FileFacts, view: FunctionView, classes: set[str]) -> 
     return "a wavefront-wide lane id"
 
 
+# hipCUB/CUB WarpReduce: its second template argument is the logical warp width, defaulting to the hardware
+# wavefront (64 on gfx942). Read from the source text, because the cub namespace usually comes from a header
+# that is not on the include path and libclang drops these statements.
+_WARP_REDUCE = re.compile(r"\b(?:\w+::)*WarpReduce\s*<")
+_ALIAS = re.compile(r"(?:typedef\s+(?:typename\s+)?.*>\s*(\w+)\s*;|using\s+(\w+)\s*=)")
+
+
+@dataclass(frozen=True)
+class WarpReduceUse:
+    alias: str                 # the typedef / using name, or '' when the type is used directly
+    decl: Loc                  # where WarpReduce<...> is written
+    reductions: tuple[Loc, ...]        # WarpReduce(storage).Sum(...) / .Reduce(...) calls
+    storage: tuple[tuple[Loc, str], ...]   # TempStorage arrays: (place, bound as written)
+
+
+def _template_args(text: str) -> list[str] | None:
+    """The top-level comma-separated arguments of the <...> that `text` starts right after, or None."""
+    depth, args, cur = 1, [], ""
+    for ch in text:
+        if ch in "<([":
+            depth += 1
+        elif ch in ">)]":
+            depth -= 1
+            if depth == 0:
+                return args + [cur.strip()]
+        elif ch == "," and depth == 1:
+            args, cur = args + [cur.strip()], ""
+            continue
+        cur += ch
+    return None
+
+
+def _default_warp_reduces(facts: FileFacts, fn_loc: Loc) -> list[WarpReduceUse]:
+    """WarpReduce types with the default logical width declared in a function's lines, with their uses."""
+    first, last = fn_loc.line, min(fn_loc.end_line or fn_loc.line, len(facts.lines))
+    lines = {i: _code(facts.lines[i - 1]) for i in range(first, last + 1)}
+    out = []
+    for i, code in lines.items():
+        for m in _WARP_REDUCE.finditer(code):
+            args = _template_args(code[m.end():] + " ".join(lines.get(j, "") for j in range(i + 1, i + 3)))
+            if args is None or len(args) != 1:
+                continue   # an explicit logical width
+            alias = _ALIAS.search(code + " " + lines.get(i + 1, ""))
+            name = (alias.group(1) or alias.group(2)) if alias else ""
+            spelled = name or re.escape(code[m.start():m.end() - 1].strip())
+            call = re.compile(rf"\b{name or spelled}\b(?:<[^;]*?>)?\s*\([^;]*\)\s*\.\s*(?:Sum|Reduce)\s*\(")
+            store = re.compile(rf"\b{name or spelled}\s*::\s*TempStorage\s+(\w+)\s*\[([^\]]*)\]")
+            reductions = tuple(Loc(facts.path, j, c.start() + 1, j, c.start() + 1 + len(name or "WarpReduce"))
+                               for j, t in lines.items() if j >= i for c in call.finditer(t))
+            storage = tuple((Loc(facts.path, j, c.start(1) + 1, j, c.end(1) + 1), c.group(2))
+                            for j, t in lines.items() for c in store.finditer(t))
+            out.append(WarpReduceUse(name, Loc(facts.path, i, m.start() + 1, i, m.end()), reductions, storage))
+    return out
+
+
 # --------------------------------------------------------------------------------------------------- W64-001
 
 def shuffle_half_wave(facts: FileFacts, target: Target, params: dict[str, Any]) -> Iterator[Match]:
@@ -215,9 +271,14 @@ def lane_arith_32(facts: FileFacts, target: Target, params: dict[str, Any]) -> I
         wave_call = _wave_dependent_ops(fv, view)
         shuffles = any(True for v in [view, *fv.callees(view)] for _ in v.calls(SHUFFLES))
         mixed = _wave_organized([view]) if shuffles else None
+        reduces = _default_warp_reduces(facts, view.fn.loc)
         if wave_call is not None:
             reason = f"'{wave_call.op}' (line {wave_call.loc.line}) works on all {target.wave_size} lanes"
             confidence = "high" if wave_call.op in MASK_PRODUCERS else "medium"
+        elif reduces:
+            reason = f"the WarpReduce at line {reduces[0].decl.line} has the default logical width, all " \
+                     f"{target.wave_size} lanes of the wavefront"
+            confidence = "medium"
         elif mixed is not None:
             reason = f"the same code also numbers lanes by the wavefront " \
                      f"({_lane_expr_text(facts, mixed, {LANEW, WARPW})})"
@@ -390,6 +451,14 @@ def default_width_groups(facts: FileFacts, target: Target, params: dict[str, Any
         consumers = _consumers(fv, view)
         if not _group_organized(consumers) or _wave_organized(consumers):
             continue
+        for use in _default_warp_reduces(facts, view.fn.loc):
+            for loc in use.reductions or (use.decl,):
+                yield Match(loc, {"call": "WarpReduce", "expr": _text(facts, loc) or "WarpReduce",
+                                  "effect": f"the reduction declared at line {use.decl.line} without a logical "
+                                            f"width adds both 32-lane groups of each wavefront together",
+                                  "wave": str(target.wave_size)},
+                            confidence="medium", suggestion="Give WarpReduce its logical width: "
+                                                            "WarpReduce<T, 32>, or number lanes by warpSize.")
         for call in view.calls(SHUFFLES):
             if not _is_default_width(call):
                 continue
@@ -398,7 +467,8 @@ def default_width_groups(facts: FileFacts, target: Target, params: dict[str, Any
                 continue
             if base not in ("__shfl", "__shfl_up"):
                 continue
-            yield Match(call.loc, {"call": call.op, "expr": _spell(facts, call), "wave": str(target.wave_size)},
+            yield Match(call.loc, {"call": call.op, "expr": _spell(facts, call), "wave": str(target.wave_size),
+                                   "effect": "the second group of each wavefront reads lanes of the first"},
                         edits=_append_width(facts, call))
 
 
@@ -426,6 +496,15 @@ def _append_width(facts: FileFacts, call: Node) -> tuple[Edit, ...]:
 def per_warp_array_32(facts: FileFacts, target: Target, params: dict[str, Any]) -> Iterator[Match]:
     fv = file_view(facts)
     for view in _device_views(fv):
+        for use in _default_warp_reduces(facts, view.fn.loc):
+            for loc, bound in use.storage:
+                if re.search(r"/\s*32\b|>>\s*5\b", bound):
+                    yield Match(loc, {"what": f"'{_text(facts, loc)}' holds one WarpReduce TempStorage per 32 "
+                                              f"threads ([{bound.strip()}]), but the WarpReduce at line "
+                                              f"{use.decl.line} has the default logical width, the whole "
+                                              f"{target.wave_size}-lane wavefront: the two 32-lane groups of a "
+                                              f"wavefront hand one reduction different storage",
+                                      "wave": str(target.wave_size)}, confidence="medium")
         shared_decls = {n.ref: n for n in view.nodes() if n.kind == "decl" and n.macro == "shared"}
         for acc in (a for a in facts.shared_accesses if a.function == view.fn.usr and a.ref in shared_decls):
             if not acc.indices or view.lane_class(acc.indices[0]) != WARPW:
@@ -443,12 +522,14 @@ def per_warp_array_32(facts: FileFacts, target: Target, params: dict[str, Any]) 
             sized = f"'{decl.op}' is sized [{extent.strip()}] for 32-lane warps"
             detail = sized if sized_by_32 else f"partials are counted with '{_spell(facts, bounds[0])}' " \
                                                 f"(line {bounds[0].loc.line})"
-            yield Match(acc.loc, {"array": acc.array, "index": _spell(facts, acc.indices[0]), "detail": detail,
+            slots = f"'{acc.array}' is indexed by '{_spell(facts, acc.indices[0])}' (one slot per " \
+                    f"{target.wave_size}-lane wavefront) but"
+            yield Match(acc.loc, {"what": f"{slots} {detail}: half of the slots are never written",
                                   "wave": str(target.wave_size)})
             for b in bounds:
-                yield Match(b.loc, {"array": acc.array, "index": _spell(facts, acc.indices[0]),
-                                    "detail": f"'{_spell(facts, b)}' counts 32-lane warps",
-                                    "wave": str(target.wave_size)}, confidence="medium")
+                yield Match(b.loc, {"what": f"{slots} '{_spell(facts, b)}' counts 32-lane warps: half of the slots "
+                                            f"are never written", "wave": str(target.wave_size)},
+                            confidence="medium")
 
 
 def _bracket_text(facts: FileFacts, decl: Node) -> str:

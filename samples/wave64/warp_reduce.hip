@@ -1,0 +1,57 @@
+// hipCUB's WarpReduce<T> reduces over its logical width, which defaults to the hardware wavefront (64 on
+// gfx942). hipcub itself is usually not on the include path: porter reads these lines from the source text.
+#include <hip/hip_runtime.h>
+#include <hipcub/hipcub.hpp>
+
+// Bug (bitsandbytes before e3b9c466): rows of 32 threads, one TempStorage per 32 threads, but the reduction
+// spans the wavefront, so two rows are summed together.
+template <int THREADS>
+__global__ void gemv_rows(const float* A, const float* x, float* out, int K) {
+  typedef hipcub::WarpReduce<float> WarpReduce;
+  // expect: W64-008
+  __shared__ typename WarpReduce::TempStorage temp_storage[THREADS / 32];
+  // expect: W64-002
+  const int warp_idx = threadIdx.x / 32;
+  // expect: W64-002
+  const int warp_lane = threadIdx.x % 32;
+  const int row = (THREADS / 32) * blockIdx.x + warp_idx;
+  float acc = 0.0f;
+  for (int k = warp_lane; k < K; k += 32) acc += A[row * K + k] * x[k];
+  // expect: W64-007
+  acc = WarpReduce(temp_storage[warp_idx]).Sum(acc);
+  if (warp_lane == 0) out[row] = acc;
+}
+
+// Correct: the logical width says 32, so each row reduces by itself.
+template <int THREADS>
+__global__ void gemv_rows_width(const float* A, const float* x, float* out, int K) {
+  typedef hipcub::WarpReduce<float, 32> WarpReduce;
+  // ok: W64-008
+  __shared__ typename WarpReduce::TempStorage temp_storage[THREADS / 32];
+  // ok: W64-002
+  const int warp_idx = threadIdx.x / 32;
+  // ok: W64-002
+  const int warp_lane = threadIdx.x % 32;
+  const int row = (THREADS / 32) * blockIdx.x + warp_idx;
+  float acc = 0.0f;
+  for (int k = warp_lane; k < K; k += 32) acc += A[row * K + k] * x[k];
+  // ok: W64-007
+  acc = WarpReduce(temp_storage[warp_idx]).Sum(acc);
+  if (warp_lane == 0) out[row] = acc;
+}
+
+// Correct: the default width with rows of one wavefront each.
+template <int THREADS>
+__global__ void gemv_rows_wave(const float* A, const float* x, float* out, int K) {
+  using WarpReduce = hipcub::WarpReduce<float>;
+  // ok: W64-008
+  __shared__ typename WarpReduce::TempStorage temp_storage[THREADS / 64];
+  const int warp_idx = threadIdx.x / warpSize;
+  const int warp_lane = threadIdx.x % warpSize;
+  const int row = (THREADS / 64) * blockIdx.x + warp_idx;
+  float acc = 0.0f;
+  for (int k = warp_lane; k < K; k += warpSize) acc += A[row * K + k] * x[k];
+  // ok: W64-007
+  acc = WarpReduce(temp_storage[warp_idx]).Sum(acc);
+  if (warp_lane == 0) out[row] = acc;
+}
