@@ -169,6 +169,8 @@ class FileFacts:
     diagnostics: tuple[Diagnostic, ...] = ()
     globals: tuple[Node, ...] = ()                           # file-scope variable declarations
     int_bits: tuple[tuple[str, int], ...] = ()               # (integer type spelling, width in bits)
+    project_cross_lane: tuple[Loc, ...] = ()                 # cross-lane calls that resolve to the project's own
+                                                             # function of that name (a wrapper), not HIP's
     sha256: str = ""                                         # of the exact text that was parsed
     lines: tuple[str, ...] = field(default=(), repr=False)   # source text, for suppressions and fix-its
 

@@ -445,6 +445,7 @@ class _Extractor:
         self.macros: dict[str, MacroDef] = {}
         self.macro_uses: list[MacroUse] = []
         self.cross_lane: list[CrossLaneCall] = []
+        self.project_cross_lane: list[Loc] = []
         self.launches: list[Launch] = []
         self.globals: list[Node] = []
         self.current_fn = ""
@@ -534,7 +535,8 @@ class _Extractor:
                          literals=tuple(self.literals), macros=tuple(self.macros.values()),
                          macro_uses=tuple(self.macro_uses), cross_lane=tuple(self.cross_lane),
                          launches=tuple(self.launches), diagnostics=diags, globals=tuple(self.globals),
-                         int_bits=tuple(sorted(_INT_BITS.items())), lines=self.lines)
+                         int_bits=tuple(sorted(_INT_BITS.items())),
+                         project_cross_lane=tuple(self.project_cross_lane), lines=self.lines)
 
     def _macro_def(self, c: ci.Cursor) -> None:
         tokens = [t.spelling for t in c.get_tokens()]
@@ -747,6 +749,10 @@ class _Extractor:
             node = Node("call", op=name, type=_type_spelling(c), ref=rid, loc=loc, children=args)
         if name in CROSS_LANE_CALLS and self.current_fn:
             self.cross_lane.append(CrossLaneCall(self.current_fn, name, args, loc))
+            decl = _referenced(c)
+            where = decl.location.file if decl is not None else None
+            if where is not None and not where.name.startswith(str(STUB_INCLUDE)):
+                self.project_cross_lane.append(loc)   # the project's own wrapper, not HIP's intrinsic
         return node
 
     def _launch(self, c: ci.Cursor, children: list[ci.Cursor], cfg: tuple[Node, ...], args: tuple[Node, ...],

@@ -3,6 +3,7 @@ what a value means in terms of lanes (a 32-lane id, a wavefront lane id, a warp 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Iterator
@@ -245,6 +246,9 @@ def shuffle_parts(call: Node) -> tuple[Node | None, Node | None, Node | None]:
     return value, lane, width
 
 
+_TEMPLATE_CALL = re.compile(r"\b([A-Za-z_]\w*)\s*<([^<>;()]*)>\s*\(")
+
+
 class FileView:
     """All function views of a file, with call-graph queries."""
 
@@ -275,6 +279,26 @@ class FileView:
         for v in self.views:
             if v is not view and any(c.op == view.fn.name for c in v.calls()):
                 yield v
+
+    @cached_property
+    def _template_arguments(self) -> dict[str, set[str]]:
+        """Function name -> templates it is passed to as a template argument (`blockReduce<warpSum>(v)`), read
+        from the text: calls of a template pattern are not resolved to an instantiation."""
+        out: dict[str, set[str]] = {}
+        for line in self.facts.lines:
+            if "<" not in line:
+                continue
+            for m in _TEMPLATE_CALL.finditer(line):
+                for arg in re.findall(r"\b[A-Za-z_]\w*\b", m.group(2)):
+                    out.setdefault(arg, set()).add(m.group(1))
+        return out
+
+    def template_argument_users(self, view: FunctionView) -> Iterator[FunctionView]:
+        """Template functions that receive this function as a template argument and so call it."""
+        for name in sorted(self._template_arguments.get(view.fn.name, ())):
+            for v in self.by_name.get(name, []):
+                if v is not view and (v.fn.is_template or v.fn.template_args):
+                    yield v
 
     def kernel_by_name(self, name: str) -> list[FunctionView]:
         return [v for v in self.by_name.get(name, []) if v.fn.kind == "kernel"]

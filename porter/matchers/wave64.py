@@ -133,10 +133,12 @@ def _broadcast_of(view: FunctionView, consumers: list[FunctionView], call: Node)
 
 
 def _consumers(fv: FileView, view: FunctionView) -> list[FunctionView]:
-    """The function itself and, for a device helper, the functions that call it."""
+    """The function itself and, for a device helper, the functions that call it (directly, or as a template
+    argument: blockReduce<warpReduceSum>)."""
     out = [view]
     if view.fn.kind != "kernel":
         out += list(fv.callers(view))
+        out += [v for v in fv.template_argument_users(view) if all(v is not o for o in out)]
     return out
 
 
@@ -221,6 +223,8 @@ def _default_warp_reduces(facts: FileFacts, fn_loc: Loc) -> list[WarpReduceUse]:
 
 def shuffle_half_wave(facts: FileFacts, target: Target, params: dict[str, Any]) -> Iterator[Match]:
     fv = file_view(facts)
+    device = list(_device_views(fv))
+    file_wave = None if _group_organized(device) else _wave_organized(device)
     for view in _device_views(fv):
         for call, place, start_node, kind in _half_wave_shuffles(view):
             width = shuffle_parts(call)[2]
@@ -242,6 +246,11 @@ def shuffle_half_wave(facts: FileFacts, target: Target, params: dict[str, Any]) 
             elif wave_fn is not None:
                 evidence = f"the code numbers lanes by the wavefront ({_lane_expr_text(facts, wave_fn, {LANEW, WARPW})})"
                 confidence = "medium"
+            elif len(consumers) == 1 and view.fn.kind != "kernel" and file_wave is not None:
+                # a helper for other files: judge it by this file's notion of a warp
+                evidence = f"nothing here reads it at lanes 0 and 32, and this file numbers lanes by the " \
+                           f"wavefront ({_lane_expr_text(facts, file_wave, {LANEW, WARPW})})"
+                confidence = "low"
             else:
                 continue  # 32-lane groups read at lanes 0 and 32: correct on wave64
             edits: tuple[Edit, ...] = ()
@@ -318,10 +327,11 @@ def sync_mask_32(facts: FileFacts, target: Target, params: dict[str, Any]) -> It
     fv = file_view(facts)
     macros = {m.name: m for m in facts.macros}
     reported_defs: set[tuple[int, int]] = set()
+    wrappers = {(loc.line, loc.col) for loc in facts.project_cross_lane}
     for view in _device_views(fv):
         for call in view.calls(SYNC_WITH_MASK):
-            if not call.children or call.children[0].kind == "default":
-                continue
+            if not call.children or call.children[0].kind == "default" or (call.loc.line, call.loc.col) in wrappers:
+                continue   # a project's own __shfl_*_sync wrapper decides what its mask means
             mask = call.children[0]
             written = _written(mask)
             if is_64bit(facts, written.type) or (written.value is not None and written.value >= 1 << 32):

@@ -37,3 +37,10 @@ void launch_row_sums(const float* x, float* y, int rows, int cols, int nthreads)
   const int warps_total = (rows + 31) / 32;
   row_sums<<<(rows + nwarps - 1) / nwarps + 0 * warps_total, dim3(warp_size, nwarps)>>>(x, y, cols);
 }
+
+// Not used here, in a file of 32-lane logical warps: read at lanes 0 and 32 like the rest, not reported.
+__device__ float warp_max_group(float v) {
+  // ok: W64-001
+  for (int o = 16; o > 0; o /= 2) v = fmaxf(v, __shfl_xor(v, o));
+  return v;
+}
