@@ -44,7 +44,15 @@ def collect(paths: list[str]) -> tuple[list[str], list[str]]:
     problem reported by name; every other path is still analyzed."""
     files: list[str] = []
     problems: list[str] = []
-    seen: set[str] = set()
+    seen: set[str] = set()            # resolved paths: one file typed two ways is analyzed once
+
+    def add(name: str) -> None:
+        name = os.path.normpath(name)  # "./k.hip" and "k.hip" are one spelling in findings, fixes and baselines
+        key = os.path.realpath(name)
+        if key not in seen:
+            seen.add(key)
+            files.append(name)
+
     for raw in paths:
         p = Path(raw)
         if not p.exists() and not p.is_symlink():
@@ -55,12 +63,9 @@ def collect(paths: list[str]) -> tuple[list[str], list[str]]:
             if not found:
                 problems.append(f"{raw}: no HIP/CUDA sources found (looked for {', '.join(SOURCE_SUFFIXES)})")
             for f in found:
-                if f not in seen:
-                    seen.add(f)
-                    files.append(f)
-        elif raw not in seen:
-            seen.add(raw)
-            files.append(raw)
+                add(f)
+        else:
+            add(raw)
     return files, problems
 
 

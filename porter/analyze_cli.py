@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from porter.findings import SEVERITIES, severity_rank
+from porter.fsutil import RefusedOverwrite, refuse_inputs
 from porter.output import FORMATS, render
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
@@ -151,6 +152,13 @@ def analyze(ctx: click.Context, paths: tuple[str, ...], target: str, include_dir
         click.echo(f"porter: error: {p}", err=True)
     if not files:
         sys.exit(EXIT_USAGE)
+    read = [*files, *(x for x in (compile_db, baseline, config_file) if x)]
+    for dest, what in ((output, "the report"), (write_baseline, "the baseline")):
+        if dest is not None:
+            try:
+                refuse_inputs(dest, read, what)
+            except RefusedOverwrite as exc:
+                raise click.UsageError(str(exc)) from exc
     config = make_config(target=target, include_dirs=include_dirs, defines=defines, compile_db=compile_db,
                          use_pch=not no_pch, max_file_bytes=max_file_size)
     requests = [Request(path=f, config=config, target=target, select=select, ignore=ignore, dump_facts=dump_facts,

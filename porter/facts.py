@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
@@ -177,6 +178,11 @@ class FileFacts:
     def function(self, usr: str) -> Function | None:
         return next((f for f in self.functions if f.usr == usr), None)
 
+    def byte_line(self, number: int) -> str:
+        """Line `number` (1-based; "" outside the file) with one character per UTF-8 byte: clang's columns count
+        bytes, so these are the strings its columns index, on lines with non-ASCII text too."""
+        return self.lines[number - 1].encode("utf-8").decode("latin-1") if 0 < number <= len(self.lines) else ""
+
     def to_json(self, *, with_bodies: bool = True) -> dict[str, Any]:
         data = _plain(self)
         data.pop("lines", None)
@@ -184,6 +190,21 @@ class FileFacts:
             for fn in data["functions"]:
                 fn.pop("body", None)
         return data
+
+
+def from_byte_text(text: str) -> str:
+    """Undo FileFacts.byte_line for a piece cut out of it (a cut inside a character shows as U+FFFD)."""
+    return text.encode("latin-1").decode("utf-8", "replace")
+
+
+def split_lines(text: str) -> tuple[str, ...]:
+    """Lines as clang counts them: ends at LF, CRLF or CR only (str.splitlines also splits at form feeds and
+    other separators, which would shift every line number after them)."""
+    return tuple(_LINE_END.split(_LAST_END.sub("", text))) if text else ()
+
+
+_LINE_END = re.compile(r"\r\n|\r|\n")
+_LAST_END = re.compile(r"(?:\r\n|\r|\n)\Z")
 
 
 def _plain(obj: Any) -> Any:

@@ -1,7 +1,9 @@
 """`porter analyze --fix`: apply the mechanical rewrites that rules attach to findings, safely.
 
 A file is only rewritten when it still has the content that was analyzed, when its edits do not overlap, and
-when the rewritten text parses with no more errors than before; it is written atomically. With dry_run the
+when the rewritten text parses with no more errors than before, and when it did not change while that was
+checked. Edits are applied to the bytes (clang's columns count bytes; line endings are kept); the file is
+written through porter.fsutil.atomic_write (symlinks followed, hard links kept). With dry_run the
 unified diff is returned and nothing is written."""
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import os
+import re
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,20 +27,23 @@ class FixReport:
     diff: str = ""
 
 
-def apply_edits(text: str, edits: list[Edit]) -> str:
-    """Apply non-overlapping edits (1-based, end exclusive) from the last to the first."""
-    lines = text.split("\n")
-    offsets = [0]
-    for line in lines:
-        offsets.append(offsets[-1] + len(line) + 1)
+def apply_edits(data: bytes, edits: list[Edit]) -> bytes:
+    """Apply non-overlapping edits from the last to the first. Positions are clang's: 1-based lines (ended by LF,
+    CRLF or CR) and 1-based byte columns, end exclusive; line endings outside the edits are kept as they are."""
+    starts = [0] + [m.end() for m in _LINE_END.finditer(data)]
 
     def pos(line: int, col: int) -> int:
-        return offsets[line - 1] + col - 1
+        if not 0 < line <= len(starts) or col < 1:
+            raise ValueError(f"edit position {line}:{col} is outside the file")
+        return starts[line - 1] + col - 1
 
-    out = text
+    out = data
     for e in sorted(edits, key=lambda e: (e.line, e.col), reverse=True):
-        out = out[:pos(e.line, e.col)] + e.text + out[pos(e.end_line, e.end_col):]
+        out = out[:pos(e.line, e.col)] + e.text.encode() + out[pos(e.end_line, e.end_col):]
     return out
+
+
+_LINE_END = re.compile(rb"\r\n|\r|\n")
 
 
 def _non_overlapping(edits: list[Edit]) -> list[Edit] | None:
@@ -58,19 +64,28 @@ def fix_files(findings: list[Finding], analyzed_sha: dict[str, str], parse_error
             by_file.setdefault(f.path, []).extend(f.edits)
     diffs = []
     for path, edits in sorted(by_file.items()):
-        current = Path(path).read_text()
-        if hashlib.sha256(current.encode()).hexdigest() != analyzed_sha.get(path):
+        real = os.path.realpath(path)   # a symlink stays a symlink: its target is what gets fixed
+        try:
+            before = os.stat(real)
+            current = Path(real).read_bytes()
+        except OSError as exc:
+            report.skipped.append(f"{path}: cannot read: {exc.strerror or exc}; not touched")
+            continue
+        if hashlib.sha256(current).hexdigest() != analyzed_sha.get(path):
             report.skipped.append(f"{path}: changed since it was analyzed; not touched")
             continue
         ordered = _non_overlapping(edits)
         if ordered is None:
             report.skipped.append(f"{path}: fixes overlap; not touched (apply them one rule at a time)")
             continue
-        new = apply_edits(current, ordered)
-        suffix = Path(path).suffix
-        fd, tmp = tempfile.mkstemp(prefix=".porter-fix-", suffix=suffix, dir=os.path.dirname(os.path.abspath(path)))
         try:
-            with os.fdopen(fd, "w") as fh:
+            new = apply_edits(current, ordered)
+        except ValueError as exc:
+            report.skipped.append(f"{path}: {exc}; not touched")
+            continue
+        fd, tmp = tempfile.mkstemp(prefix=".porter-fix-", suffix=Path(path).suffix, dir=os.path.dirname(real))
+        try:
+            with os.fdopen(fd, "wb") as fh:
                 fh.write(new)
             errors_after = reparse(tmp)
         finally:
@@ -78,10 +93,25 @@ def fix_files(findings: list[Finding], analyzed_sha: dict[str, str], parse_error
         if errors_after > parse_errors.get(path, 0):
             report.skipped.append(f"{path}: the fixed text does not parse cleanly ({errors_after} errors); not touched")
             continue
-        diffs.append("".join(difflib.unified_diff(current.splitlines(True), new.splitlines(True),
+        old_text, new_text = current.decode(), new.decode()
+        diffs.append("".join(difflib.unified_diff(old_text.splitlines(True), new_text.splitlines(True),
                                                   fromfile=f"a/{path}", tofile=f"b/{path}")))
         if not dry_run:
-            atomic_write(path, new)
+            if _changed(real, before, current):
+                report.skipped.append(f"{path}: changed while the fix was checked (saved meanwhile?); not touched, "
+                                      f"run --fix again")
+                continue
+            atomic_write(real, new)
         report.fixed[path] = len(ordered)
     report.diff = "".join(diffs)
     return report
+
+
+def _changed(path: str, before: os.stat_result, content: bytes) -> bool:
+    """Whether the file differs from what was read (an editor may save it during the re-parse)."""
+    try:
+        now = os.stat(path)
+        return (now.st_mtime_ns, now.st_size, now.st_ino) != (before.st_mtime_ns, before.st_size, before.st_ino) \
+            or Path(path).read_bytes() != content
+    except OSError:
+        return True

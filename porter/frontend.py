@@ -25,7 +25,7 @@ import clang.cindex as ci
 from porter import __version__
 from porter.analysis import SOURCE_SUFFIXES
 from porter.facts import (CrossLaneCall, Diagnostic, FileFacts, Function, IntLiteral, Launch, Loc, MacroDef,
-                          MacroUse, Node, Param, SharedAccess, SharedDecl)
+                          MacroUse, Node, Param, SharedAccess, SharedDecl, split_lines)
 from porter.frontend_config import ParseConfig
 from porter.resources import package_path
 
@@ -384,11 +384,17 @@ def check_readable(path: Path, config: ParseConfig) -> str:
         raise FrontendError(f"{path}:{line}: not UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start})") from exc
 
 
+def _clang_name(path: Path) -> str:
+    """The file name as libclang is given it: it joins the name to the command line, where "-x.hip" is a flag."""
+    name = str(path)
+    return f"./{name}" if name.startswith("-") else name
+
+
 def parse(path: Path, config: ParseConfig) -> ci.TranslationUnit:
     pch = precompiled_header(config) if config.use_pch else None
     args = build_args(path, config, pch)
     try:
-        return ci.Index.create(excludeDecls=True).parse(str(path), args=args, options=_PARSE_OPTIONS)
+        return ci.Index.create(excludeDecls=True).parse(_clang_name(path), args=args, options=_PARSE_OPTIONS)
     except ci.TranslationUnitLoadError as exc:
         raise FrontendError(f"{path}: libclang could not parse the file ({exc})") from exc
 
@@ -433,9 +439,9 @@ class _Extractor:
         self.tu = tu
         self.path = str(path)
         self.target = target
-        self.main_file = tu.get_file(str(path))
+        self.main_file = tu.get_file(_clang_name(path))
         self.main_handle: int | None = None
-        self.lines = tuple(text.splitlines())
+        self.lines = split_lines(text)
         self.macro_at: dict[tuple[int, int], str] = {}
         self.functions: list[Function] = []
         self.shared: list[SharedDecl] = []

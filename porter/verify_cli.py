@@ -66,7 +66,7 @@ def verify(path: str, target: str, seeds: int, shape_texts: tuple[str, ...], tun
     Exit status: 0 nothing failed (read the verdict: "compiled only" is not "verified"), 1 a check failed,
     2 usage error or not a generated module.
     """
-    from porter.fsutil import RefusedOverwrite, atomic_write
+    from porter.fsutil import RefusedOverwrite, atomic_write, refuse_inputs
     from porter.verify.modules import find_modules
     from porter.verify.report import to_json, to_text, verify_module
 
@@ -84,6 +84,11 @@ def verify(path: str, target: str, seeds: int, shape_texts: tuple[str, ...], tun
     if output and Path(output).exists() and not force:
         click.echo(f"porter: error: {output} exists; pass --force to overwrite", err=True)
         sys.exit(EXIT_USAGE)
+    if output:
+        try:
+            refuse_inputs(output, [*modules, *([original] if original else [])], "the report")
+        except RefusedOverwrite as exc:
+            raise click.UsageError(str(exc)) from exc
     timer = peaks = None
     reports = []
     for mod_path in modules:

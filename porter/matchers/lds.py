@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Sequence
 
-from porter.facts import FileFacts, Loc, Node, SharedDecl
+from porter.facts import FileFacts, Loc, Node, SharedDecl, from_byte_text
 from porter.findings import Edit, Match
 from porter.lds.affine import EvalError, Expr, affine_of, evaluate
 from porter.lds.lanes import AccessWalker, BlockGuess, LdsAccess, Unresolved, function_views, kernel_blocks
@@ -220,9 +220,9 @@ def _describe_layout(model: LdsModel, res: PaddingResult, decl: SharedDecl, fact
 def _pad_edit(facts: FileFacts, decl: SharedDecl, pad: int) -> tuple[Edit, ...]:
     """`[N]` -> `[N + P]` on the declaration's innermost dimension, when its text is plainly there."""
     loc = decl.loc
-    if not (0 < loc.line <= len(facts.lines)) or loc.end_line not in (0, loc.line):
+    if loc.end_line not in (0, loc.line):
         return ()
-    line = facts.lines[loc.line - 1]
+    line = facts.byte_line(loc.line)
     start = loc.col - 1
     end = loc.end_col - 1 if loc.end_col else len(line)
     text = line[start:end]
@@ -235,7 +235,7 @@ def _pad_edit(facts: FileFacts, decl: SharedDecl, pad: int) -> tuple[Edit, ...]:
     inner = groups[-1]
     col0 = start + m.start(1) + inner.start(1)
     col1 = start + m.start(1) + inner.end(1)
-    old = line[col0:col1].strip()
+    old = from_byte_text(line[col0:col1]).strip()
     return (Edit(loc.line, col0 + 1, loc.line, col1 + 1, f"{old} + {pad}"),)
 
 

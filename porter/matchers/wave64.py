@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator
 
-from porter.facts import FileFacts, Loc, Node
+from porter.facts import FileFacts, Loc, Node, from_byte_text
 from porter.findings import Edit, Match
 from porter.ir import (BIT_OPS_32, LANE32, LANEW, MASK_PRODUCERS, SHUFFLES, SYNC_WITH_MASK, TID, W, W_HALF, WARP32,
                        WARPW, WAVE_WIDE, FileView, FunctionView, file_view, is_32bit_int, is_64bit, shuffle_parts,
@@ -27,9 +27,9 @@ def _device_views(fv: FileView) -> Iterator[FunctionView]:
 
 def _text(facts: FileFacts, loc: Loc) -> str:
     """The source text of a single-line location range."""
-    if not (0 < loc.line <= len(facts.lines)) or loc.end_line != loc.line:
+    if loc.end_line != loc.line:
         return ""
-    return facts.lines[loc.line - 1][loc.col - 1:loc.end_col - 1]
+    return from_byte_text(facts.byte_line(loc.line)[loc.col - 1:loc.end_col - 1])
 
 
 def _spell(facts: FileFacts, node: Node) -> str:
@@ -40,7 +40,7 @@ def _spell(facts: FileFacts, node: Node) -> str:
 def _replace(facts: FileFacts, node: Node, old: str, new: str) -> tuple[Edit, ...]:
     """An edit replacing `old` at node's start, only when the source there really spells `old`."""
     loc = node.loc
-    if 0 < loc.line <= len(facts.lines) and facts.lines[loc.line - 1][loc.col - 1:loc.col - 1 + len(old)] == old:
+    if facts.byte_line(loc.line)[loc.col - 1:loc.col - 1 + len(old)] == old:   # `old` is ASCII code
         return (Edit(loc.line, loc.col, loc.line, loc.col + len(old), new),)
     return ()
 
@@ -364,11 +364,11 @@ def _macro_body_edit(facts: FileFacts, macro: Any, new: str) -> tuple[Edit, ...]
     """Rewrite an object-like macro whose whole body is one literal, when it is defined in this file."""
     if macro.loc.path != facts.path or macro.params is not None or macro.value is None:
         return ()
-    line = facts.lines[macro.loc.line - 1] if 0 < macro.loc.line <= len(facts.lines) else ""
-    start = line.find(macro.body, macro.loc.col - 1 + len(macro.name))
+    line = facts.byte_line(macro.loc.line)
+    start = line.find(macro.body.encode("utf-8").decode("latin-1"), macro.loc.col - 1 + len(macro.name))
     if start < 0:
         return ()
-    return (Edit(macro.loc.line, start + 1, macro.loc.line, start + 1 + len(macro.body), new),)
+    return (Edit(macro.loc.line, start + 1, macro.loc.line, start + 1 + len(macro.body.encode("utf-8")), new),)
 
 
 # --------------------------------------------------------------------------------------------------- W64-004
@@ -389,7 +389,7 @@ def mask_truncated(facts: FileFacts, target: Target, params: dict[str, Any]) -> 
             edits: tuple[Edit, ...] = ()
             if holder is not None and holder.kind == "decl":
                 where = f"variable '{holder.op}' of type {holder.type}"
-                line = facts.lines[holder.loc.line - 1] if 0 < holder.loc.line <= len(facts.lines) else ""
+                line = facts.byte_line(holder.loc.line)
                 m = _DECL_TYPE.match(line[holder.loc.col - 1:])
                 if m and parent.op == "implicit" and m.group(2) == holder.op:
                     col = holder.loc.col + m.start(1)
@@ -492,9 +492,9 @@ def _guarded_by_group_lane(view: FunctionView, call: Node) -> bool:
 
 def _append_width(facts: FileFacts, call: Node) -> tuple[Edit, ...]:
     loc = call.loc
-    if loc.end_line != loc.line or not 0 < loc.line <= len(facts.lines):
+    if loc.end_line != loc.line:
         return ()
-    line = facts.lines[loc.line - 1]
+    line = facts.byte_line(loc.line)
     close = loc.end_col - 2   # 0-based index of the call's ')'
     if 0 <= close < len(line) and line[close] == ")":
         return (Edit(loc.line, close + 1, loc.line, close + 1, ", 32"),)
@@ -544,12 +544,12 @@ def per_warp_array_32(facts: FileFacts, target: Target, params: dict[str, Any]) 
 
 def _bracket_text(facts: FileFacts, decl: Node) -> str:
     """The array bound as written in the declaration, with integer macros replaced by their values."""
-    line = facts.lines[decl.loc.line - 1] if 0 < decl.loc.line <= len(facts.lines) else ""
+    line = facts.byte_line(decl.loc.line)
     m = re.search(r"\[([^\]]*)\]", line[decl.loc.col - 1:])
     if not m:
         return ""
     values = {mac.name: str(mac.value) for mac in facts.macros if mac.value is not None}
-    return re.sub(r"\b[A-Za-z_]\w*\b", lambda t: values.get(t.group(0), t.group(0)), m.group(1))
+    return from_byte_text(re.sub(r"\b[A-Za-z_]\w*\b", lambda t: values.get(t.group(0), t.group(0)), m.group(1)))
 
 
 # --------------------------------------------------------------------------------------------------- W64-009
