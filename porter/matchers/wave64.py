@@ -277,6 +277,7 @@ def lane_arith_32(facts: FileFacts, target: Target, params: dict[str, Any]) -> I
                        and view.lane_class(n) in (LANE32, WARP32)]
         if not group_nodes:
             continue
+        yield from _warp32_times_wave(facts, view, target)
         wave_call = _wave_dependent_ops(fv, view)
         shuffles = any(True for v in [view, *fv.callees(view)] for _ in v.calls(SHUFFLES))
         mixed = _wave_organized([view]) if shuffles else None
@@ -297,6 +298,35 @@ def lane_arith_32(facts: FileFacts, target: Target, params: dict[str, Any]) -> I
         for node in group_nodes:
             yield Match(node.loc, {"expr": _spell(facts, node), "reason": reason, "wave": str(target.wave_size)},
                         confidence=confidence)
+
+
+_WARPISH = re.compile(r"(?i)warp|wave")
+
+
+def _is_wave_width(view: FunctionView, node: Node) -> bool:
+    """warpSize, or a value named like a warp size that is 64 (ggml's ggml_cuda_get_physical_warp_size())."""
+    value, inner = view.const(node), strip(node)
+    return value == W or (value == 64 and bool(_WARPISH.search(inner.op if inner.kind == "ref" else inner.macro)))
+
+
+def _warp32_times_wave(facts: FileFacts, view: FunctionView, target: Target) -> Iterator[Match]:
+    """A 32-lane group id scaled by the wavefront width: `(tid / 32) * warpSize` strides 64 per group of 32,
+    so on gfx942 half the rows are skipped and the others run past the block's range."""
+    for node in view.nodes():
+        if node.kind != "binop" or node.op != "*" or len(node.children) != 2:
+            continue
+        for ids, width in (node.children, node.children[::-1]):
+            if view.lane_class(ids) != WARP32 or not _is_wave_width(view, width):
+                continue
+            reason = f"'{_spell(facts, node)}' scales it by the {target.wave_size}-lane wavefront width"
+            group = strip(ids)
+            definition = view.definition(group.ref) if group.kind == "ref" else None
+            if definition is not None and strip(definition).kind == "binop":
+                yield Match(strip(definition).loc, {"expr": _spell(facts, strip(definition)),
+                                                    "reason": f"{reason} (line {node.loc.line})",
+                                                    "wave": str(target.wave_size)}, confidence="high")
+            yield Match(node.loc, {"expr": _spell(facts, group), "reason": reason,
+                                   "wave": str(target.wave_size)}, confidence="high")
 
 
 # --------------------------------------------------------------------------------------------------- W64-003
