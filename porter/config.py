@@ -16,7 +16,7 @@ class ConfigError(Exception):
 KEYS: dict[str, tuple[str, str]] = {
     "select": ("select", "list"),
     "ignore": ("ignore", "list"),
-    "target": ("target", "str"),
+    "target": ("target", "target"),
     "include": ("include_dirs", "paths"),
     "define": ("defines", "list"),
     "compile-commands": ("compile_db", "path"),
@@ -77,6 +77,11 @@ def _convert(path: Path, key: str, kind: str, value: Any, base: Path) -> Any:
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise bad("a list of strings")
         return tuple(str(base / v) if kind == "paths" else v for v in value)
+    if kind == "target":
+        from porter.targets import known_targets
+        if value not in known_targets():
+            raise bad(f"one of {', '.join(known_targets())}")
+        return value
     if kind in ("str", "path"):
         if not isinstance(value, str):
             raise bad("a string")

@@ -894,6 +894,7 @@ class _Extractor:
     def _diagnostics(self) -> tuple[Diagnostic, ...]:
         out = []
         names = {2: "warning", 3: "error", 4: "fatal"}
+        outside: str | None = None
         for d in self.tu.diagnostics:
             if d.severity < ci.Diagnostic.Warning:
                 continue
@@ -902,8 +903,25 @@ class _Extractor:
             if not in_main and d.severity < ci.Diagnostic.Fatal:
                 continue
             loc = Loc(self.path, d.location.line, d.location.column) if in_main else Loc(self.path, 1, 1)
-            out.append(Diagnostic(names.get(d.severity, "warning"), d.spelling, loc))
+            if outside is None:
+                outside = self._outside_include()
+            message = d.spelling if not outside else \
+                f"(message withheld: the file includes {outside}, outside the analyzed folders)"
+            out.append(Diagnostic(names.get(d.severity, "warning"), message, loc))
         return tuple(out)
+
+    def _outside_include(self) -> str:
+        """The first file the translation unit read from outside the analyzed file's folder, the current folder
+        and the compiler's headers, or "". Clang's messages quote names and values from included text
+        (`enum E {\n#include "/proc/self/environ"\n};` and a template argument of type E), so a diagnostic of
+        such a file could echo any readable file into a CI log."""
+        roots = [Path(self.path).resolve().parent, Path.cwd(), STUB_INCLUDE, STUB_RESOURCE, Path("/usr/include"),
+                 Path("/usr/lib/gcc"), Path("/usr/local/include")]
+        for inc in self.tu.get_includes():
+            name = Path(inc.include.name).resolve()
+            if not any(name.is_relative_to(r) for r in roots):
+                return str(name)
+        return ""
 
 
 def extract(tu: ci.TranslationUnit, path: Path, target: str, text: str) -> FileFacts:

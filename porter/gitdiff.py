@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 from pathlib import Path
@@ -13,9 +14,34 @@ class DiffError(Exception):
     pass
 
 
+# The checkout's own .git/config may name programs that plain `git diff` runs: an fsmonitor hook, an external
+# diff, textconv and clean filters (and a refreshed index would run the post-index-change hook). porter only reads.
+_SAFE_CONFIG = ("core.fsmonitor=false", "core.hooksPath=", "diff.external=", "core.untrackedCache=false")
+_SAFE_ENV = {"GIT_CONFIG_NOSYSTEM": "1", "GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0"}
+_UNSAFE_ENV = ("GIT_EXTERNAL_DIFF", "GIT_PAGER", "GIT_DIFF_OPTS", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT")
+
+
+def _filter_overrides(cwd: Path) -> list[str]:
+    """`-c filter.NAME.clean=` (and process, smudge) for every filter driver the configuration defines: an empty
+    command disables the driver. Reading the configuration runs nothing."""
+    res = subprocess.run(["git", "config", "--name-only", "--get-regexp", r"^filter\..*\.(clean|smudge|process)$"],
+                         cwd=cwd, capture_output=True, text=True, timeout=60, env=_env())
+    return [arg for key in sorted(set(res.stdout.splitlines())) for arg in ("-c", f"{key}=")]
+
+
+def _env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in _UNSAFE_ENV}
+    return {**env, **_SAFE_ENV}
+
+
 def _git(args: list[str], cwd: Path) -> str:
+    safe = [arg for kv in _SAFE_CONFIG for arg in ("-c", kv)]
+    if args[0] == "diff":
+        args = [args[0], "--no-ext-diff", "--no-textconv", *args[1:]]
     try:
-        res = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, timeout=60)
+        safe += _filter_overrides(cwd)
+        res = subprocess.run(["git", "--no-pager", *safe, *args], cwd=cwd,
+                             capture_output=True, text=True, timeout=60, env=_env())
     except FileNotFoundError as exc:
         raise DiffError("--diff needs git, which is not installed") from exc
     if res.returncode != 0:

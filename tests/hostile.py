@@ -199,3 +199,39 @@ def host_code_kernel(root: Path, marker: Path) -> Path:
                  f'#ifndef __clang__\nstatic int g = std::system("touch {marker}");\n#endif\n'
                  f'#ifndef __HIP_DEVICE_COMPILE__\nstatic int h = std::system("touch {marker}");\n#endif\n'
                  + GOOD_KERNEL)
+
+
+def git_repo_with_hostile_config(root: Path, marker: Path) -> None:
+    """A git checkout (one committed kernel, then changed) whose .git/config and hooks run `touch marker` from
+    every place a read-only `git diff` / `ls-files` could start a program."""
+    import subprocess
+
+    def git(*args: str) -> None:
+        subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=root, check=True,
+                       capture_output=True)
+    git("init", "-q", "-b", "main")
+    write(root / "k.hip", GOOD_KERNEL)
+    git("add", "k.hip")
+    git("commit", "-q", "-m", "base")
+    touch = f"touch {marker}"
+    evil = write(root / ".git" / "evil.sh", f"#!/bin/sh\n{touch}\n")
+    evil.chmod(0o755)
+    write(root / ".gitattributes", "* diff=evil filter=evil merge=evil\n")
+    with open(root / ".git" / "config", "a") as f:
+        f.write(f'[core]\n\tfsmonitor = {evil}\n\tpager = {touch}\n\thooksPath = .git/hooks\n'
+                f'[diff]\n\texternal = {evil}\n[diff "evil"]\n\ttextconv = {evil}\n\tcommand = {evil}\n'
+                f'[filter "evil"]\n\tclean = {touch}; cat\n\tsmudge = {touch}; cat\n\tprocess = {evil}\n'
+                f'\trequired = false\n[pager]\n\tdiff = {touch}\n')
+    for hook in ("post-index-change", "post-checkout", "pre-commit", "reference-transaction", "fsmonitor-watchman"):
+        h = write(root / ".git" / "hooks" / hook, f"#!/bin/sh\n{touch}\n")
+        h.chmod(0o755)
+    write(root / "k.hip", GOOD_KERNEL + "__global__ void k2(float* p) {\n"
+                                        "    p[0] = __shfl_down_sync(0xffffffff, p[1], 1);\n}\n")
+    write(root / "new.hip", GOOD_KERNEL)
+
+
+def leaking_include(root: Path, secret: Path) -> Path:
+    """A kernel file whose parse error quotes the first name in `secret` (a file outside the tree): clang names
+    an enum template argument by its enumerator."""
+    return write(root / "leak.hip", f'enum E {{\n#include "{secret}"\n}};\ntemplate <E V> struct T;\n'
+                                    f'T<(E)0> t;\n' + GOOD_KERNEL)

@@ -118,3 +118,48 @@ def test_sandbox_has_no_network_no_writes_no_home_no_secrets(tmp_path: Path) -> 
         home_file.unlink()
     assert out == ["wrote-scratch", "token=", "lo", "NoNewPrivs:", "1", "0"], out
     assert not outside.exists() and (scratch / "ok").exists()
+
+
+# ----------------------------------------------------------------------------------- files and git
+
+def test_diff_runs_nothing_from_the_checkouts_git_config(tmp_path: Path) -> None:
+    marker = new_marker()
+    hostile.git_repo_with_hostile_config(tmp_path, marker)
+    assert not marker.exists()
+    index = (tmp_path / ".git" / "index").read_bytes()
+    proc = porter("analyze", "--diff", "HEAD", ".", "--format", "json", cwd=tmp_path)
+    assert "Traceback" not in proc.stderr, proc.stderr
+    assert not marker.exists(), proc.stderr
+    assert {"k.hip", "new.hip"} <= {Path(p).name for p in re.findall(r'"path": "([^"]+)"', proc.stdout)}, proc
+    assert (tmp_path / ".git" / "index").read_bytes() == index  # only read
+
+
+def test_diagnostics_never_echo_files_outside_the_tree(tmp_path: Path) -> None:
+    secret = new_marker()
+    secret.write_text("PORTER_SECRET_4c0ffee\n")
+    try:
+        hostile.leaking_include(tmp_path / "src", secret)
+        for fmt in ("text", "json", "sarif"):
+            proc = porter("analyze", "src", "--format", fmt, cwd=tmp_path)
+            assert "W64-00" in proc.stdout, proc.stderr
+            assert "PORTER_SECRET" not in proc.stdout + proc.stderr, proc.stdout + proc.stderr
+            assert "withheld" in proc.stdout + proc.stderr
+    finally:
+        secret.unlink()
+    hostile.write(tmp_path / "src" / "inside.h", "INSIDE_NAME\n")   # the tree's own text is still quoted
+    hostile.write(tmp_path / "src" / "leak.hip", (tmp_path / "src" / "leak.hip").read_text()
+                  .replace(str(secret), "inside.h"))
+    assert "T<INSIDE_NAME>" in porter("analyze", "src", cwd=tmp_path).stderr
+
+
+def test_config_target_is_a_name_not_a_path(tmp_path: Path) -> None:
+    hostile.write(tmp_path / "elsewhere" / "evil.toml", 'name = "evil"\n')
+    hostile.write(tmp_path / "repo" / "pyproject.toml", '[tool.porter]\ntarget = "/../../../../../../../../'
+                  f'{tmp_path.relative_to("/")}/elsewhere/evil"\n')
+    hostile.write(tmp_path / "repo" / "k.hip", hostile.GOOD_KERNEL)
+    proc = porter("analyze", "k.hip", cwd=tmp_path / "repo")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    assert "[tool.porter] target must be one of gfx942" in proc.stderr, proc.stderr
+    from porter.targets import load_target
+    with pytest.raises(KeyError, match="unknown target"):
+        load_target(f"../../../../../../../..{tmp_path}/elsewhere/evil")

@@ -29,10 +29,9 @@ def known_targets() -> list[str]:
 
 @cache
 def load_target(name: str) -> Target:
-    path = _DIR / f"{name}.toml"
-    if not path.is_file():
+    if name not in known_targets():  # a name, never a path (it may come from a checkout's pyproject.toml)
         raise KeyError(f"unknown target '{name}' (known: {', '.join(known_targets())})")
-    data = tomllib.loads(path.read_text())
+    data = tomllib.loads((_DIR / f"{name}.toml").read_text())
     core = {k: data.pop(k) for k in ("name", "vendor", "description", "wave_size", "lds_bytes_per_cu",
                                      "lds_banks", "lds_bank_width_bytes")}
     return Target(**core, extra=data)
