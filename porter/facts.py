@@ -146,6 +146,8 @@ class Launch:
     shared_bytes: Node | None
     args: tuple[Node, ...]
     loc: Loc
+    block_source: str = ""                    # where block_dims came from when the launch names a variable:
+                                              # "`dim3 threads` at line 28"; "" when written at the launch
 
 
 @dataclass(frozen=True, slots=True)

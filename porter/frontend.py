@@ -592,17 +592,46 @@ class _Extractor:
                 if pattern is not None else []
             if len(names) == len(targs):
                 targs = tuple((n, v) for n, (_, v) in zip(names, targs))
-        bounds = self._launch_bounds(c)
+        bounds = self._launch_bounds(c, dict(targs))
         self.current_fn = fid
         body = self.convert(body_cursor) if body_cursor is not None else None
         self.current_fn = ""
+        self._resolve_blocks(fid, body)
         self.functions.append(Function(name=_spelling(c), usr=fid, kind=fkind, loc=self.loc(c), params=params,
                                        template_args=targs, is_template=bool(tparams) and _kind(c) == "FUNCTION_TEMPLATE",
                                        launch_bounds=bounds, body=body))
 
-    def _launch_bounds(self, c: ci.Cursor) -> tuple[int, ...]:
+    def _resolve_blocks(self, fid: str, body: Node | None) -> None:
+        """A launch whose block is a local variable (`dim3 threads(16, 4)`, `int nthreads = 256`) takes the
+        variable's initializer, when nothing in the function assigns the variable or one of its fields."""
+        pending = [i for i, ln in enumerate(self.launches)
+                   if ln.caller == fid and ln.block_dims is None and ln.block is not None]
+        if not pending or body is None:
+            return
+        decls: dict[str, Node] = {}
+        assigned: set[str] = set()
+        for n in body.walk():
+            if n.kind == "decl":
+                decls[n.ref] = n
+            elif n.children and ((n.kind == "binop" and n.op.endswith("=") and n.op not in ("==", "!=", "<=", ">="))
+                                 or (n.kind == "unop" and n.op in ("++", "--", "&"))):
+                target = n.children[0]
+                while target.kind in ("member", "cast", "other") and target.children:
+                    target = target.children[0]
+                assigned.add(target.ref)
+        for i in pending:
+            ln = self.launches[i]
+            dims, decl = _local_dims(ln.block, decls, assigned)  # type: ignore[arg-type]
+            if dims is not None and decl is not None:
+                what = f"{decl.type.replace('const ', '')} {decl.op}"
+                where = f"{Path(decl.loc.path).name}:{decl.loc.line}"
+                self.launches[i] = replace(ln, block_dims=dims, block_source=f"`{what}` at {where}")
+
+    def _launch_bounds(self, c: ci.Cursor, targs: dict[str, str]) -> tuple[int, ...]:
         """__launch_bounds__(a, b) is a macro of the stub (its uses are not recorded when it comes from the
-        precompiled header): read it from the source between the declaration's start and its name."""
+        precompiled header): read it from the source between the declaration's start and its name. An argument
+        may be a literal, an object-like macro, a file-scope integer constant or (in an instantiation) a
+        template parameter."""
         start, name = c.extent.start, c.location
         if not (0 < start.line <= name.line <= len(self.lines)):
             return ()
@@ -612,9 +641,14 @@ class _Extractor:
             return ()
         vals = []
         for part in m.group(1).split(","):
-            v = _parse_int(part.strip())
-            if v is None and part.strip() in self.macros:
-                v = self.macros[part.strip()].value
+            name = part.strip()
+            v = _parse_int(name)
+            if v is None and name in self.macros:
+                v = self.macros[name].value
+            if v is None and name in targs:
+                v = _parse_int(targs[name])
+            if v is None:
+                v = next((g.value for g in self.globals if g.kind == "decl" and g.op == name), None)
             if v is None:
                 return ()
             vals.append(v)
@@ -999,12 +1033,42 @@ def _dims(block: Node | None) -> tuple[int, int, int] | None:
         node = node.children[0]
     if node.value is not None:
         return (node.value, 1, 1)
-    if node.kind == "call" and node.op == "dim3":
+    if (node.kind == "call" and node.op == "dim3") or (node.kind == "init_list" and node.type.endswith("dim3")):
         vals = [c.value if c.kind != "default" else 1 for c in node.children]
         if all(v is not None for v in vals):
             vals = (vals + [1, 1, 1])[:3]
             return (vals[0], vals[1], vals[2])  # type: ignore[return-value]
     return None
+
+
+def _local_dims(node: Node, decls: dict[str, Node], assigned: set[str],
+                depth: int = 0) -> tuple[tuple[int, int, int] | None, Node | None]:
+    """_dims through local variables: the block dims and the variable declaration they were read from."""
+    while node.value is None and node.kind in ("cast", "other") and len(node.children) == 1:
+        node = node.children[0]
+    if depth > 8:
+        return None, None
+    if node.kind == "ref" and node.value is None:
+        decl = decls.get(node.ref) if node.ref not in assigned else None
+        init = decl.children[0] if decl is not None and decl.children and decl.children[0].kind != "bounds" else None
+        if init is None:
+            return None, None
+        dims, inner = _local_dims(init, decls, assigned, depth + 1)
+        return dims, inner or decl
+    if node.kind == "call" and node.op == "dim3" or node.kind == "init_list" and node.type.endswith("dim3"):
+        vals, source = [], None
+        for c in node.children:
+            if c.kind == "default":
+                vals.append(1)
+                continue
+            d, src = _local_dims(c, decls, assigned, depth + 1)
+            if d is None or d[1:] != (1, 1):
+                return None, None
+            vals.append(d[0])
+            source = source or src
+        vals = (vals + [1, 1, 1])[:3]
+        return (vals[0], vals[1], vals[2]), source
+    return _dims(node), None
 
 
 def _fold(op: str, kids: tuple[Node, ...], type_spelling: str) -> int | None:

@@ -116,6 +116,21 @@ def test_launch_bounds_gives_a_1d_block() -> None:
     assert "ds_read_b64" in f.message and f.confidence == "medium"  # b64 phases are inferred
 
 
+def test_block_from_host_variables_and_constexpr_bounds() -> None:
+    path = SAMPLES / "launch.hip"
+    findings = run(path)
+    f = at(findings, "LDS-001", line_of(path, "sm[threadIdx.y][threadIdx.x] = 1.0f;"))
+    decl = line_of(path, "dim3 threads(QUAD, ROWS);")
+    assert f"block 4x64x1 from `dim3 threads` at launch.hip:{decl}" in f.message and f.confidence == "high"
+    f = at(findings, "LDS-001", line_of(path, "s[threadIdx.x * 32] = out[threadIdx.x];"))
+    assert "block 128x1x1 from __launch_bounds__(128)" in f.message
+    wide = [x for x in findings if x.rule_id == "LDS-001" and "`int nthreads`" in x.message]
+    assert len(wide) == 1 and wide[0].message.startswith("2-way")
+    f = at(findings, "LDS-001", line_of(path, "s[threadIdx.x * 8] = out[threadIdx.x];"))
+    launch = line_of(path, "runtimeBlock<<<grid, chosen>>>(d);")
+    assert f"block 256x1x1 assumed (the block of the launch at line {launch} is not a constant" in f.message
+
+
 # ------------------------------------------------------------------------------------------------ --explain
 
 def test_explain_lists_undetermined_access() -> None:

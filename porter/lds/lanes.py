@@ -73,17 +73,20 @@ def kernel_blocks(facts: FileFacts, fn: Function, default: Sequence[int]) -> lis
     base_usr = fn.usr.split("<", 1)[0]
     targs = tuple(v for _, v in fn.template_args)
     out: dict[tuple[int, int, int], BlockGuess] = {}
+    unresolved: list[int] = []  # lines of this kernel's launches whose block is not a constant
     for launch in facts.launches:
-        if launch.block_dims is None:
-            continue
         same = launch.kernel_usr.split("<", 1)[0] == base_usr if launch.kernel_usr else launch.kernel == fn.name
         if not same:
             continue
         # An instantiation only takes the launches that name its own template arguments.
         if targs and launch.template_args and tuple(launch.template_args) != targs:
             continue
+        if launch.block_dims is None:
+            unresolved.append(launch.loc.line)
+            continue
         dims = tuple(int(d) for d in launch.block_dims)
-        out.setdefault(dims, BlockGuess(dims, f"from the launch at line {launch.loc.line}", False))  # type: ignore[arg-type]
+        where = f"from {launch.block_source}" if launch.block_source else f"from the launch at line {launch.loc.line}"
+        out.setdefault(dims, BlockGuess(dims, where, False))  # type: ignore[arg-type]
     if out:
         return list(out.values())
     two_d = uses_dim(fn, "y")
@@ -92,6 +95,8 @@ def kernel_blocks(facts: FileFacts, fn: Function, default: Sequence[int]) -> lis
         return [BlockGuess((n, 1, 1), f"from __launch_bounds__({n}), 1-D assumed", False)]
     dims = tuple(int(d) for d in default) + (1,) * (3 - len(default))
     why = "no constant launch or __launch_bounds__"
+    if unresolved:
+        why = f"the block of the launch at line {unresolved[0]} is not a constant; no __launch_bounds__"
     if fn.launch_bounds:
         dims = (int(fn.launch_bounds[0]), 1, 1)
         why = f"__launch_bounds__({dims[0]}) gives no shape"

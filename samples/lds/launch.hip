@@ -1,0 +1,66 @@
+// Launch geometry read from the host code: the block shape decides which lanes share a wavefront row, so the
+// LDS model takes it from the launch (a dim3 variable, a scalar variable, __launch_bounds__ with a constant)
+// rather than assuming 256 threads.
+#include "hip/hip_runtime.h"
+
+#define ROWS 64
+constexpr int QUAD = 4;
+constexpr int BLOCK = 128;
+
+// Block 4 x 64 from `dim3 threads`: each wavefront row is 4 lanes wide, so 8 rows of a 32-float tile start on
+// bank 0 together. Under an assumed 32-wide block this read would look conflict-free.
+__global__ void narrowRows(float* out) {
+  __shared__ float sm[ROWS][32];
+  // expect: LDS-001
+  sm[threadIdx.y][threadIdx.x] = 1.0f;
+  __syncthreads();
+  // expect: LDS-001
+  out[threadIdx.y * QUAD + threadIdx.x] = sm[threadIdx.y][QUAD - 1 - threadIdx.x];
+}
+
+// Launched with 16 threads: stride-2 floats reach banks 0, 2, ..., 30 once each (no conflict). With 256 assumed
+// threads, lanes 0 and 16 would share a bank.
+__global__ void sixteenLanes(float* out) {
+  __shared__ float s[64];
+  // ok: LDS-001
+  s[threadIdx.x * 2] = out[threadIdx.x];
+  __syncthreads();
+  out[threadIdx.x] = s[threadIdx.x];
+}
+
+// Launched with a block that is a runtime value: the model assumes 256 threads and says so.
+__global__ void runtimeBlock(float* out) {
+  __shared__ float s[256 * 8];
+  // expect: LDS-001
+  s[threadIdx.x * 8] = out[threadIdx.x];
+}
+
+// The same kernel body launched with a 256-thread scalar variable: 32 lanes per phase, 2-way conflict.
+__global__ void wideLanes(float* out) {
+  __shared__ float s[512];
+  // expect: LDS-001
+  s[threadIdx.x * 2] = out[threadIdx.x];
+  __syncthreads();
+  out[threadIdx.x] = s[threadIdx.x];
+}
+
+// __launch_bounds__ naming a constexpr constant: 128 threads, 1-D.
+__global__ void __launch_bounds__(BLOCK) bounded(float* out) {
+  __shared__ float s[BLOCK * 32];
+  // expect: LDS-001
+  s[threadIdx.x * 32] = out[threadIdx.x];
+  __syncthreads();
+  out[threadIdx.x] = s[threadIdx.x];
+}
+
+void launchAll(float* d, int n) {
+  dim3 grid(8);
+  dim3 threads(QUAD, ROWS);
+  narrowRows<<<grid, threads>>>(d);
+  dim3 small(16);
+  hipLaunchKernelGGL(sixteenLanes, grid, small, 0, 0, d);
+  int nthreads = 256;
+  wideLanes<<<grid, nthreads>>>(d);
+  dim3 chosen(n);
+  runtimeBlock<<<grid, chosen>>>(d);
+}
