@@ -304,14 +304,14 @@ class AccessWalker:
         elem = decl.elem_bytes or 0
         if not elem:
             raise Undetermined(f"element size of '{decl.name}' is unknown", node)
-        width = self._width(node, cur)
+        whole = base.indices == () and base.depth == 0 and not isinstance(base.pointee, _Flat)
+        if whole and len(subs) < len(dims):
+            return None  # a partial subscript (a row used as a pointer) is not an access
         offset: Expr = base.offset
         indices: tuple[Expr, ...] | None = None
         sub_exprs = [self.expr(s) for s in subs]
-        if base.indices == () and base.depth == 0 and not isinstance(base.pointee, _Flat):
+        if whole:
             # arr[i][j]...: a subscript per dimension
-            if len(subs) < len(dims):
-                return None  # a partial subscript (a row used as a pointer) is not an access
             if len(subs) > len(dims):
                 raise Undetermined(f"{len(subs)} subscripts on a {len(dims)}-D array", node)
             strides = _strides(dims, elem)
@@ -329,9 +329,14 @@ class AccessWalker:
             if base.indices and step % elem == 0 and step > elem:
                 # reinterpret_cast<T*>(&arr[i][j])[k]: still indexed through arr's subscripts
                 indices = base.indices[:-1] + (_add(base.indices[-1], _mul(sub_exprs[0], step // elem)),)
+        # In a template pattern the subscript's type can be dependent (arr[ncols][32]) while the element type is
+        # known: a full subscript reads one element, a pointer subscript one pointee.
+        fallback = elem if whole and len(subs) == len(dims) else \
+            int(base.pointee) if not whole and len(subs) == 1 and base.pointee is not None else 0
+        width = self._width(node, cur, fallback)
         return decl, offset, indices, width
 
-    def _width(self, node: Node, base: Node) -> int:
+    def _width(self, node: Node, base: Node, fallback: int = 0) -> int:
         parent = self.view.parent(node)
         while parent is not None and parent.kind == "cast" and parent.op == "implicit":
             parent = self.view.parent(parent)
@@ -344,6 +349,7 @@ class AccessWalker:
         else:  # *p: the pointee of the pointer cast
             p = _peel(base)
             width = int(p.ref) if p.kind == "cast" and p.ref else 0
+        width = width or fallback
         if width not in (1, 2, 4, 8, 16):
             raise Undetermined(f"an access of {width or 'unknown'} bytes per lane is split into several LDS "
                                "instructions; not modelled", node)
@@ -493,6 +499,8 @@ class AccessWalker:
             if ref in lp.carried:
                 return lp.carried[ref]
         defs = self.view.defs.get(ref, [])
+        if (ref in self.mutations or len(defs) > 1) and self._uniform(ref, defs):
+            return f"u:{node.op}"  # e.g. a double-buffer index toggled by every thread alike
         if ref in self.mutations:
             raise Undetermined(f"'{node.op}' changes in a way the model does not follow", node)
         if len(defs) == 1:
@@ -505,6 +513,21 @@ class AccessWalker:
         if ref not in self.view.decls and _is_integer(node.type):
             return f"u:{node.op}"  # a kernel argument: the same in every lane
         raise Undetermined(f"the value of '{node.op}'", node)
+
+    def _uniform(self, ref: str, defs: list[Node]) -> bool:
+        """A variable assigned several times is still the same in every lane when no assigned value reads the
+        thread index and no assignment sits under a branch or loop whose condition does."""
+        updates = [m.children[-1] for m in self.mutations.get(ref, []) if m.kind == "binop"]
+        sites = defs + self.mutations.get(ref, [])
+        if any(self.view.depends_on_thread(v) for v in defs + updates):
+            return False
+        for site in sites:
+            for anc in self.view.ancestors(site):
+                cond = anc.children[0] if anc.kind in ("if", "while") and anc.children else \
+                    anc.children[1] if anc.kind == "for" and len(anc.children) == 4 else None
+                if cond is not None and self.view.depends_on_thread(cond):
+                    return False
+        return True
 
     # -- loops
     def _enclosing_loops(self, node: Node) -> list[_Loop]:

@@ -175,6 +175,9 @@ def _layout_advice(model: LdsModel, facts: FileFacts, block: BlockGuess,
         return _describe_layout(model, res, decl, facts, dims[-1] - base)
     if len(decl.dims) == 1 and subscripted and all(a.width == elem for a in accs):
         return _skew_advice(model, facts, block, accs, other), ()
+    if subscripted and any(d is None for d in decl.dims):
+        return (f"the extents of '{decl.name}' are not all known here (a template parameter or an extern array), "
+                "so no padding was searched: pad the innermost dimension or XOR-swizzle the column"), ()
     return ("the array is indexed through flattened or reinterpreted addresses, so the declaration cannot be "
             "padded mechanically: pad the row stride in the index arithmetic or XOR-swizzle the column"), ()
 
