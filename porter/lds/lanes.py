@@ -377,7 +377,7 @@ class AccessWalker:
                 return None
             if defs:
                 raise Undetermined(f"pointer '{n.op}' is assigned more than once", node)
-            return None
+            return self._argument(n, depth)
         if n.kind == "cast" and n.children:
             p = self._pointer(n.children[0], depth + 1)
             if p is None:
@@ -441,6 +441,36 @@ class AccessWalker:
             return replace(p, offset=_add(p.offset, step if n.op == "+" else ("neg", step)),
                            indices=None, pointee=_Flat(int(p.pointee)))
         return None
+
+    def _argument(self, param: Node, depth: int) -> _Ptr | None:
+        """A pointer parameter of a device function that every call site in the file binds to the same shared
+        array, at an offset that is a function of the thread index only (the caller's thread is this thread)."""
+        fn = self.view.fn
+        names = [p.name for p in fn.params]
+        if fn.kind == "kernel" or param.op not in names or param.ref in self.view.decls:
+            return None
+        pos = names.index(param.op)
+        found: _Ptr | None = None
+        for caller in file_view(self.facts).views:
+            for call in caller.calls():
+                if call.ref != fn.usr:
+                    continue
+                args = call.children[1:] if call.kind == "mcall" else call.children
+                if pos >= len(args):
+                    return None
+                p = AccessWalker(self.facts, caller, self.block)._pointer(args[pos], depth + 1)
+                if p is None:
+                    return None
+                if any(not s.startswith(("tid.", "bdim.", "u:")) for s in symbols(p.offset)):
+                    raise Undetermined(f"the shared pointer passed as '{param.op}' depends on a loop of the caller",
+                                       param)
+                p = replace(p, offset=_substitute(p.offset, {s: 0 for s in symbols(p.offset) if s.startswith("u:")}))
+                if p.indices != () or p.depth or p.offset != 0:
+                    p = replace(p, indices=None, pointee=_Flat(p.pointee) if p.pointee is not None else None)
+                if found is not None and (found.decl.ref, found.offset) != (p.decl.ref, p.offset):
+                    raise Undetermined(f"'{param.op}' is bound to different shared addresses by its callers", param)
+                found = p
+        return found
 
     # -- expressions
     def expr(self, node: Node, depth: int = 0) -> Expr:
@@ -832,11 +862,55 @@ def _substitute(e: Expr, values: dict[str, int]) -> Expr:
 
 
 def function_views(facts: FileFacts) -> Iterator[FunctionView]:
-    """Kernels to analyze: template instantiations stand in for their pattern; a pattern without any
+    """Functions to analyze: kernels, and device functions that declare their own __shared__ arrays or are
+    passed one (block reductions, tile loaders). Template instantiations stand in for their pattern; a pattern without any
     instantiation is analyzed as written (its dependent values stay undetermined)."""
-    instantiated = {f.usr.split("<", 1)[0] for f in facts.functions if f.template_args}
-    for view in file_view(facts).views:   # the views the wave64 matchers built already
+    instantiated = _instantiated(facts)
+    owners = {d.function for d in facts.shared if d.function}
+    shared_refs = {d.ref for d in facts.shared}
+    views = file_view(facts).views   # the views the wave64 matchers built already
+    for view in views:  # device functions handed a shared array by a caller
+        for call in view.calls():
+            if call.ref and call.ref not in owners and any(n.kind == "ref" and n.ref in shared_refs
+                                                           for a in call.children for n in a.walk()):
+                owners.add(call.ref)
+    for view in views:
         fn = view.fn
-        if fn.kind != "kernel" or (fn.is_template and fn.usr.split("<", 1)[0] in instantiated):
+        if fn.kind != "kernel" and not (fn.kind in ("device", "host_device") and fn.usr in owners):
             continue
-        yield view
+        if not _shadowed(fn, instantiated):
+            yield view
+
+
+def _instantiated(facts: FileFacts) -> set[str]:
+    return {f.usr.split("<", 1)[0] for f in facts.functions if f.template_args}
+
+
+def _shadowed(fn: Function, instantiated: set[str]) -> bool:
+    """A template pattern whose instantiations are analyzed instead."""
+    return fn.is_template and fn.usr.split("<", 1)[0] in instantiated
+
+
+def function_blocks(facts: FileFacts, fn: Function, default: Sequence[int]) -> list[BlockGuess]:
+    """kernel_blocks for a kernel; for a device function, the blocks of the kernels that call it (directly or
+    through other device functions), else the default."""
+    if fn.kind == "kernel":
+        return kernel_blocks(facts, fn, default)
+    callees: dict[str, set[str]] = {}
+    for f in facts.functions:
+        if f.body is not None:
+            callees[f.usr] = {n.ref for n in f.body.walk() if n.kind in ("call", "mcall") and n.ref}
+    out: dict[tuple[int, int, int], BlockGuess] = {}
+    instantiated = _instantiated(facts)
+    for k in (f for f in facts.functions if f.kind == "kernel" and not _shadowed(f, instantiated)):
+        seen, todo = set(), [k.usr]
+        while todo:
+            cur = todo.pop()
+            if cur in seen:
+                continue
+            seen.add(cur)
+            todo.extend(callees.get(cur, ()))
+        if fn.usr in seen:
+            for b in kernel_blocks(facts, k, default):
+                out.setdefault(b.dims, replace(b, source=f"{b.source}, for '{fn.name}' called from '{k.name}'"))
+    return list(out.values()) or kernel_blocks(facts, fn, default)

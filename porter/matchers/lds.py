@@ -16,7 +16,7 @@ from typing import Any, Iterator, Sequence
 from porter.facts import FileFacts, Loc, Node, SharedDecl, from_byte_text
 from porter.findings import Edit, Match
 from porter.lds.affine import EvalError, Expr, affine_of, evaluate
-from porter.lds.lanes import AccessWalker, BlockGuess, LdsAccess, Unresolved, function_views, kernel_blocks
+from porter.lds.lanes import AccessWalker, BlockGuess, LdsAccess, Unresolved, function_blocks, function_views
 from porter.lds.model import Access, ConflictResult, LdsModel, LdsModelError, analyze, as_model
 from porter.lds.padding import ArrayAccess, PaddingResult, SharedArray, find_padding
 from porter.targets import Target
@@ -83,7 +83,7 @@ def _analyze_file(facts: FileFacts, target: Target, params: dict[str, Any]) -> _
     out = _FileAnalysis()
     default = _block_param(params)
     for view in function_views(facts):
-        for block in kernel_blocks(facts, view.fn, default):
+        for block in function_blocks(facts, view.fn, default):
             accesses, unresolved = AccessWalker(facts, view, block.dims).accesses()
             for u in unresolved:
                 out.unresolved.setdefault((u.node.loc.line, u.node.loc.col), (u, block))
