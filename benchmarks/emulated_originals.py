@@ -1,6 +1,7 @@
-"""Every bundled sample original, run as gfx942 would run it (64-lane wavefronts, porter's CPU emulator) on its
-converted module's cases, against the module's float64 reference: what `porter verify --original` reports on a
-machine without a GPU. Prints a table (and writes JSON with --json FILE).
+"""Every bundled sample original, launched by porter from its converted module's ORIGINAL mapping and run as gfx942
+would run it (64-lane wavefronts, porter's CPU emulator) on the module's cases, against the module's float64
+reference: what `porter verify --original` reports on a machine without a GPU. Prints a table (and writes JSON
+with --json FILE).
 
 Usage: python benchmarks/emulated_originals.py [--seeds 5] [--json FILE]
 """
@@ -23,7 +24,7 @@ def main() -> None:
     ap.add_argument("--json", default=None, help="also write the per-sample results here")
     args = ap.parse_args()
     from porter.verify.modules import import_module, read_header
-    from porter.verify.numerics import run_original_emulated
+    from porter.verify.differential import emulated
 
     rows = []
     for golden in sorted(ROOT.glob("samples/kernels/*/golden/*.py")):
@@ -32,10 +33,9 @@ def main() -> None:
             continue
         info, mod = read_header(golden), import_module(golden)
         start = time.perf_counter()
-        res = run_original_emulated(mod, info.family, info.params, str(original.relative_to(ROOT)),
-                                    seeds=args.seeds, shapes=list(mod.TEST_SHAPES))
+        res = emulated(mod, str(original.relative_to(ROOT)), seeds=args.seeds, shapes=list(mod.TEST_SHAPES))
         ran = [c for c in res["cases"] if c["ok"] is not None]
-        first = next((c["detail"] for c in ran if not c["ok"]), res.get("reason", ""))
+        first = next((c["detail"] for c in ran if not c["ok"]), res.get("reason", res.get("wave64_broken", "")))
         rows.append({"sample": str(original.relative_to(ROOT)), "family": info.family,
                      "dtype": info.params.get("dtype"), "status": res["status"],
                      "passed": sum(c["ok"] for c in ran), "cases": len(ran),

@@ -1,31 +1,22 @@
-"""Build an original (hipified) sample kernel with nvcc and call it from Python: the NVIDIA-side baseline that a
-converted kernel is compared against.
+"""Build an original (hipified) kernel for the GPU present and launch it from Python: the baseline a converted
+kernel is compared against, with no launcher required of the user's file.
 
-The .hip file is compiled unchanged: `-I porter/runtime` makes its `#include "hip/hip_runtime.h"` resolve to
-porter's own HIP-to-CUDA mapping header (porter/runtime/hip2cuda.h). On NVIDIA warpSize is 32, so the kernel runs
-as it was written for NVIDIA, not as gfx942 (wave64) would run it.
+porter generates a small shim next to the file, `#include`s the file unchanged and exports two C functions:
+`porter_signature()` (each parameter's type, as the compiler sees it: porter/emulate/runtime/porter_entry.h, the
+same code the CPU emulator uses) and `porter_entry(argv, nargs, cfg, shmem)`, which unpacks raw argument bytes
+into the kernel's parameter types and launches `kernel<<<grid, block, shmem>>>` on the default stream. On NVIDIA
+the shim is built with nvcc, `-I porter/runtime` making `#include "hip/hip_runtime.h"` resolve to porter's
+HIP-to-CUDA header (porter/runtime/hip2cuda.h; warpSize is 32 there, so the kernel runs as written for NVIDIA);
+on ROCm with hipcc against the real HIP headers.
 
-Every sample under samples/kernels/ defines one `__global__` kernel and one host launcher
-
-    extern "C" int launch_<kernel>(<device pointers>, <sizes and scalars>)
-
-that computes the grid and block, launches on the default stream and returns the hipGetLastError() code
-(0 = success). The launcher does not synchronize. Calling one with torch tensors:
-
-    import torch
     from porter import original
-
-    lib = original.load("samples/kernels/gemm/gemm_tiled.hip")           # nvcc once, then cached
-    A = torch.randn(M, K, device="cuda"); B = torch.randn(K, N, device="cuda"); C = torch.zeros(M, N, device="cuda")
-    original.call(lib, "launch_gemm_tiled", A, B, C, M, N, K, 1.0, 0.0)  # tensors -> data_ptr(), checks the code
+    from porter.emulate.launch import Launch
+    k = original.load("samples/kernels/gemm/gemm_tiled.hip", "gemm_tiled")   # compiled once, then cached
+    k.launch(Launch("gemm_tiled", grid, block, 0, names, (A, B, C, M, N, K, alpha, beta), ("C",)))
     torch.cuda.synchronize()
 
-`load` reads the launchers' signatures from the source and sets ctypes `argtypes`/`restype`, so plain Python
-ints and floats are converted to the C types the launcher declares (`float` scalars must never go through ctypes
-unannotated). The launch goes to the legacy default stream (stream 0), which is also torch's default stream; if
-you run torch work on another stream, synchronize before and after.
-
-Builds are cached by content hash (source, runtime headers, arch, flags, nvcc version) under
+Buffers are tensors on the GPU (anything with data_ptr()); scalars are packed to the parameter's own C type.
+Builds are cached by content hash (source, shim, runtime headers, arch, compiler version) under
 ~/.cache/porter/original (or $PORTER_ORIGINAL_CACHE). torch is never imported here.
 """
 
@@ -52,18 +43,7 @@ class BuildError(Exception):
 
 
 class LaunchError(RuntimeError):
-    """A launcher returned a non-zero hip/cuda error code."""
-
-
-@dataclass(frozen=True)
-class Launcher:
-    """One `extern "C"` launcher as declared in the source: name, (C type, parameter name) pairs, return type."""
-    name: str
-    params: tuple[tuple[str, str], ...]
-    restype: str = "int"
-
-    def signature(self) -> str:
-        return f"{self.restype} {self.name}({', '.join(f'{t} {n}' for t, n in self.params)})"
+    """The launch failed (a non-zero hip/cuda error code, or arguments that do not fit the kernel)."""
 
 
 def cache_dir() -> Path:
@@ -110,114 +90,131 @@ def compile_command(sample_path: str | os.PathLike[str], output: str | os.PathLi
             str(sample_path)]
 
 
-def build(sample_path: str | os.PathLike[str], arch: str = "sm_90a", *, extra_flags: Sequence[str] = (),
-          syntax_only: bool = False) -> Path:
-    """Compile `sample_path` into a shared library with nvcc (cached); return the library's path.
+ENTRY_HEADER = Path(__file__).resolve().parent / "emulate" / "runtime" / "porter_entry.h"
+_SAFE_PATH = re.compile(r'[^"\\\n\r]+\Z')
 
-    syntax_only: compile device and host code to an object file only (no link); used where there is no GPU and
-    only the question "does it compile" matters. Raises BuildError."""
-    src = Path(sample_path)
+
+def shim_source(source: str | os.PathLike[str], kernel: str, hip: bool = False) -> str:
+    """The C++ that includes `source` unchanged and exports porter_signature / porter_entry for `kernel`."""
+    from porter.emulate.launch import SpecError, validate_kernel_spelling
+
+    src = str(Path(source).resolve())
+    if not _SAFE_PATH.match(src) or not _SAFE_PATH.match(str(ENTRY_HEADER)):
+        raise BuildError(f"{src}: the path cannot be written into an #include")
+    try:
+        validate_kernel_spelling(kernel)
+    except SpecError as exc:
+        raise BuildError(str(exc)) from None
+    err = "hipGetLastError()"
+    return (f'#include "{src}"\n'
+            + ('#include <hip/hip_fp16.h>\n' if hip else "")
+            + "#include <cstring>\n#include <string>\n#include <type_traits>\n#include <utility>\n"
+            "namespace porter {\n"
+            "template <class... P, class... A>\n"
+            "void launch_kernel(void (*k)(P...), dim3 g, dim3 b, size_t shmem, A&&... a) {\n"
+            "    k<<<g, b, shmem>>>(std::forward<A>(a)...);\n}\n}  // namespace porter\n"
+            f'#include "{ENTRY_HEADER}"\n'
+            'extern "C" __attribute__((visibility("default"))) const char* porter_signature() {\n'
+            f"    static const std::string s = ::porter::signature_of(&{kernel});\n    return s.c_str();\n}}\n"
+            'extern "C" __attribute__((visibility("default"))) int porter_entry(void** a, int n, '
+            "const unsigned* cfg, size_t shmem) {\n"
+            f"    if (int rc = ::porter::entry(&{kernel}, a, n, cfg, shmem)) return rc;\n"
+            f"    return (int){err};\n}}\n")
+
+
+def find_hipcc() -> str | None:
+    for cand in (os.environ.get("HIPCC"), shutil.which("hipcc"), "/opt/rocm/bin/hipcc"):
+        if cand and Path(cand).is_file() and os.access(cand, os.X_OK):
+            return cand
+    return None
+
+
+def build(source: str | os.PathLike[str], kernel: str, arch: str = "sm_90a", *, hip: bool = False,
+          extra_flags: Sequence[str] = ()) -> Path:
+    """Compile the shim for `kernel` of `source` into a shared library (cached); return its path.
+    hip=True builds with hipcc for `arch` (e.g. gfx942) against the real HIP headers. Raises BuildError."""
+    src = Path(source)
     if not src.is_file():
         raise BuildError(f"{src}: no such file")
-    nvcc = _nvcc()
-    flags = tuple(extra_flags) + (("-c",) if syntax_only else ())
+    text = shim_source(src, kernel, hip)
+    if hip:
+        compiler = find_hipcc()
+        if compiler is None:
+            raise BuildError("hipcc not found (looked at $HIPCC, PATH and /opt/rocm/bin)")
+        flags = ["-x", "hip", "-shared", "-fPIC", "-O3", "-std=c++17", f"--offload-arch={arch}", *extra_flags]
+    else:
+        compiler = _nvcc()
+        flags = [*NVCC_FLAGS, f"-arch={arch}", "-I", str(RUNTIME_DIR), *extra_flags]
     h = hashlib.sha256()
-    for part in (src.read_bytes(), _runtime_bytes(), arch.encode(), "\0".join(flags).encode(),
-                 _nvcc_version(nvcc).encode()):
+    for part in (src.read_bytes(), text.encode(), _runtime_bytes(), ENTRY_HEADER.read_bytes(), "\0".join(flags).encode(),
+                 _nvcc_version(compiler).encode()):
         h.update(part + b"\0")
-    key = h.hexdigest()[:20]
-    out = cache_dir() / f"{src.stem}-{arch}-{key}{'.o' if syntax_only else '.so'}"
+    out = cache_dir() / f"{src.stem}-{arch}-{h.hexdigest()[:20]}.so"
     if out.is_file():
         return out
-    fd, tmp = tempfile.mkstemp(prefix=f".{src.stem}-", suffix=out.suffix, dir=out.parent)
-    os.close(fd)
-    try:
-        cmd = compile_command(src, tmp, arch, flags)
+    with tempfile.TemporaryDirectory(prefix="porter-original-", dir=cache_dir()) as tmp:
+        shim = Path(tmp) / "shim.cu"
+        shim.write_text(text)
+        lib = Path(tmp) / "k.so"
+        cmd = [compiler, *flags, "-I", str(src.parent.resolve()), "-o", str(lib), str(shim)]
         proc = subprocess.run(cmd, capture_output=True, text=True)
         if proc.returncode != 0:
             errors = [ln for ln in (proc.stderr + proc.stdout).splitlines() if ln.strip()]
-            raise BuildError(f"{src}: nvcc failed (exit {proc.returncode}):\n" + "\n".join(errors[:20]) +
-                             f"\ncommand: {' '.join(cmd)}")
-        os.replace(tmp, out)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+            raise BuildError(f"{src}: {Path(compiler).name} failed for kernel {kernel} (exit {proc.returncode}):\n"
+                             + "\n".join(errors[:20]) + f"\ncommand: {' '.join(cmd)}")
+        os.replace(lib, out)
     return out
 
 
-# ------------------------------------------------------------------------------------------- launcher signatures
+@dataclass
+class Kernel:
+    """A built original kernel: its library and its parameters as the compiler sees them."""
+    source: Path
+    kernel: str
+    lib: ctypes.CDLL
+    params: tuple[Any, ...]       # porter.emulate.Param (the same signature codes as the emulator)
 
-_LAUNCHER = re.compile(r'extern\s+"C"\s+(?:__host__\s+)?(int|void|hipError_t)\s+(launch_\w+)\s*\(([^)]*)\)', re.S)
-_CTYPES: dict[str, Any] = {
-    "float": ctypes.c_float, "double": ctypes.c_double, "int": ctypes.c_int, "unsigned": ctypes.c_uint,
-    "unsigned int": ctypes.c_uint, "long": ctypes.c_long, "long long": ctypes.c_longlong,
-    "unsigned long long": ctypes.c_ulonglong, "size_t": ctypes.c_size_t, "int64_t": ctypes.c_int64,
-    "int32_t": ctypes.c_int32, "bool": ctypes.c_bool,
-}
+    def launch(self, launch: Any) -> None:
+        """Launch (porter.emulate.launch.Launch) on the default stream; raises LaunchError. Does not synchronize."""
+        from porter.emulate import _scalar_bytes
 
-
-def launchers(sample_path: str | os.PathLike[str]) -> dict[str, Launcher]:
-    """The `extern "C" launch_*` functions declared in a sample, by name."""
-    text = Path(sample_path).read_text()
-    text = re.sub(r"//[^\n]*", "", text)
-    out: dict[str, Launcher] = {}
-    for ret, name, plist in _LAUNCHER.findall(text):
-        params = []
-        for raw in (p.strip() for p in plist.split(",")):
-            if not raw or raw == "void":
-                continue
-            m = re.match(r"(.*?[\s*&])(\w+)$", raw)
-            if not m:
-                raise ValueError(f"{sample_path}: cannot read launcher parameter {raw!r} of {name}")
-            params.append((" ".join(m.group(1).split()).replace(" *", "*"), m.group(2)))
-        out[name] = Launcher(name, tuple(params), "int" if ret == "hipError_t" else ret)
-    return out
-
-
-def _ctype(ctype: str) -> Any:
-    if ctype.endswith("*"):
-        return ctypes.c_void_p
-    base = ctype.replace("const ", "").strip()
-    if base not in _CTYPES:
-        raise ValueError(f"launcher parameter type {ctype!r} has no ctypes mapping")
-    return _CTYPES[base]
-
-
-def load(sample_path: str | os.PathLike[str], arch: str = "sm_90a") -> ctypes.CDLL:
-    """Build (cached) and dlopen a sample; every `launch_*` function gets argtypes/restype from its declaration.
-    The handle's `_porter_launchers` attribute holds the parsed Launcher records."""
-    lib = ctypes.CDLL(str(build(sample_path, arch)))
-    found = launchers(sample_path)
-    for name, spec in found.items():
-        fn = getattr(lib, name)
-        fn.argtypes = [_ctype(t) for t, _ in spec.params]
-        fn.restype = None if spec.restype == "void" else ctypes.c_int
-    lib._porter_launchers = found  # type: ignore[attr-defined]
-    return lib
+        if len(launch.args) != len(self.params):
+            raise LaunchError(f"{self.kernel} takes {len(self.params)} arguments, the launch has {len(launch.args)}")
+        keep = []
+        for p, v in zip(self.params, launch.args):
+            if p.kind == "ptr":
+                if not hasattr(v, "data_ptr"):
+                    raise LaunchError(f"parameter {p.describe()}: pass a GPU tensor")
+                if getattr(v, "is_cuda", True) is False:
+                    raise LaunchError(f"parameter {p.describe()}: the tensor is on {getattr(v, 'device', 'the CPU')}")
+                if hasattr(v, "is_contiguous") and not v.is_contiguous():
+                    raise LaunchError(f"parameter {p.describe()}: the tensor is not contiguous")
+                keep.append(ctypes.c_void_p(v.data_ptr()))
+            else:
+                try:
+                    raw = _scalar_bytes(p, v)
+                except ValueError as exc:
+                    raise LaunchError(str(exc)) from None
+                keep.append(ctypes.create_string_buffer(raw, max(8, len(raw))))
+        argv = (ctypes.c_void_p * len(keep))(*(ctypes.addressof(k) for k in keep))  # kept alive by `keep`
+        cfg = (ctypes.c_uint * 6)(*launch.grid, *launch.block)
+        code = self.lib.porter_entry(argv, len(keep), cfg, ctypes.c_size_t(launch.shared_bytes))
+        if code:
+            raise LaunchError(f"{launch.describe()} failed with error code {code} (see cudaError_t / hipError_t)")
 
 
-def _arg(value: Any, ctype: str, pname: str) -> Any:
-    if hasattr(value, "data_ptr"):
-        if not ctype.endswith("*"):
-            raise TypeError(f"{pname}: a tensor was passed for the {ctype} parameter")
-        if getattr(value, "is_cuda", True) is False:
-            raise TypeError(f"{pname}: tensor is on {getattr(value, 'device', 'the CPU')}, the kernel needs a CUDA "
-                            "tensor")
-        if hasattr(value, "is_contiguous") and not value.is_contiguous():
-            raise TypeError(f"{pname}: tensor is not contiguous; the kernels assume dense row-major layouts")
-        return value.data_ptr()
-    return value
+def load(source: str | os.PathLike[str], kernel: str, arch: str = "sm_90a", hip: bool = False) -> Kernel:
+    """Build (cached) and dlopen the shim for `kernel`; its parameters come from the compiled signature."""
+    from porter.emulate import Param
+    from porter.emulate.source import kernel_param_names
 
-
-def call(lib: ctypes.CDLL, name: str, *args: Any) -> None:
-    """Call launcher `name` of a library from `load`; tensors (anything with data_ptr()) become device pointers.
-    Raises LaunchError on a non-zero return code. Does not synchronize."""
-    spec: dict[str, Launcher] = getattr(lib, "_porter_launchers", {})
-    if name not in spec:
-        raise KeyError(f"{name}: not a launcher of this library (have: {', '.join(sorted(spec)) or 'none'})")
-    params = spec[name].params
-    if len(args) != len(params):
-        raise TypeError(f"{spec[name].signature()}: takes {len(params)} arguments, got {len(args)}")
-    code = getattr(lib, name)(*(_arg(a, t, n) for a, (t, n) in zip(args, params)))
-    if code:
-        raise LaunchError(f"{name} returned error code {code} (see cudaError_t)")
+    lib = ctypes.CDLL(str(build(source, kernel, arch, hip=hip)))
+    lib.porter_signature.restype = ctypes.c_char_p
+    lib.porter_entry.restype = ctypes.c_int
+    lib.porter_entry.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t]
+    codes = [ln.split() for ln in lib.porter_signature().decode().splitlines() if ln.strip()]
+    names = kernel_param_names(Path(source).read_text(), kernel) or []
+    if len(names) != len(codes):
+        names = [f"arg{i}" for i in range(len(codes))]
+    params = tuple(Param(n, c[0], c[1], len(c) > 2 and c[2] == "const") for n, c in zip(names, codes))
+    return Kernel(Path(source), kernel, lib, params)

@@ -1,14 +1,15 @@
 """samples/kernels/: the hipified convert inputs. Each parses with porter's front end, holds one kernel and its
-`extern "C"` launcher, and (where nvcc exists) compiles unchanged with nvcc through porter/runtime/hip2cuda.h."""
+`extern "C"` launcher, and (where nvcc exists) compiles unchanged with nvcc through porter/runtime/hip2cuda.h, in
+the shim porter.original generates to launch the kernel itself."""
 
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
@@ -26,6 +27,17 @@ IDS = [str(p.relative_to(KERNELS)) for p in SAMPLES]
 NVCC = original.find_nvcc()
 needs_nvcc = pytest.mark.skipif(NVCC is None, reason="nvcc not found (PATH, $NVCC, $CUDA_HOME/bin): the nvcc build "
                                 "of the original kernels cannot be checked on this machine")
+
+
+def _launchers(path: Path) -> list[str]:
+    return re.findall(r'extern\s+"C"\s+int\s+(launch_\w+)\s*\(', path.read_text())
+
+
+def _spelling(path: Path) -> str:
+    """The kernel as its launcher launches it first (`k` or `k<args>`): what porter.original builds."""
+    facts = analyze_file(path, make_config(target="gfx942"))
+    launch = facts.launches[0]
+    return f"{launch.kernel}<{', '.join(launch.template_args)}>" if launch.template_args else launch.kernel
 
 
 def test_every_family_has_a_naive_and_an_optimized_sample() -> None:
@@ -51,59 +63,26 @@ def test_sample_parses_with_one_kernel_and_its_launcher(path: Path) -> None:
     assert hosts == [f"launch_{kernel}"], f"want the one host launcher launch_{kernel}, found {hosts}"
     assert [lc.kernel for lc in facts.launches] and {lc.kernel for lc in facts.launches} == {kernel}
     assert all(lc.caller.startswith(f"launch_{kernel}") for lc in facts.launches)
-    assert set(original.launchers(path)) == {f"launch_{kernel}"}
+    assert _launchers(path) == [f"launch_{kernel}"]
 
 
 @pytest.mark.parametrize("path", SAMPLES, ids=IDS)
 def test_header_comment_states_semantics_and_launcher(path: Path) -> None:
     head = "\n".join(ln for ln in path.read_text().splitlines()[:12] if ln.startswith("//"))
-    (launcher,) = original.launchers(path).values()
-    assert f"Launcher: int {launcher.name}(" in head, "the header comment must give the launcher's signature"
+    (launcher,) = _launchers(path)
+    assert f"Launcher: int {launcher}(" in head, "the header comment must give the launcher's signature"
     assert path.parent.name in head.split(":")[0], "the header comment must open with the family name"
 
 
-def test_launcher_signatures_map_to_ctypes() -> None:
-    import ctypes
-    (spec,) = original.launchers(KERNELS / "batched_gemm" / "bgemm_naive.hip").values()
-    types = [original._ctype(t) for t, _ in spec.params]
-    assert types[:3] == [ctypes.c_void_p] * 3
-    assert types[6:9] == [ctypes.c_longlong] * 3 and types[-2:] == [ctypes.c_float] * 2
-    with pytest.raises(ValueError):
-        original._ctype("dim3")
-
-
-class _FakeTensor:
-    def __init__(self, ptr: int, *, cuda: bool = True, contiguous: bool = True) -> None:
-        self.ptr, self.is_cuda, self._contig, self.device = ptr, cuda, contiguous, "cuda:0" if cuda else "cpu"
-
-    def data_ptr(self) -> int:
-        return self.ptr
-
-    def is_contiguous(self) -> bool:
-        return self._contig
-
-
-def test_call_passes_data_pointers_and_raises_on_error_codes() -> None:
-    seen = []
-    spec = original.launchers(KERNELS / "softmax" / "softmax_naive.hip")
-
-    def fake(*args):
-        seen.append(args)
-        return 0 if args[2] > 0 else 1
-
-    lib = SimpleNamespace(_porter_launchers=spec, launch_softmax_naive=fake)
-    original.call(lib, "launch_softmax_naive", _FakeTensor(0x1000), _FakeTensor(0x2000), 4, 8)
-    assert seen == [(0x1000, 0x2000, 4, 8)]
-    with pytest.raises(original.LaunchError, match="error code 1"):
-        original.call(lib, "launch_softmax_naive", _FakeTensor(1), _FakeTensor(2), 0, 8)
-    with pytest.raises(TypeError, match="CUDA tensor"):
-        original.call(lib, "launch_softmax_naive", _FakeTensor(1, cuda=False), _FakeTensor(2), 4, 8)
-    with pytest.raises(TypeError, match="contiguous"):
-        original.call(lib, "launch_softmax_naive", _FakeTensor(1, contiguous=False), _FakeTensor(2), 4, 8)
-    with pytest.raises(TypeError, match="takes 4 arguments"):
-        original.call(lib, "launch_softmax_naive", _FakeTensor(1), _FakeTensor(2), 4)
-    with pytest.raises(KeyError):
-        original.call(lib, "launch_other", 1)
+def test_shim_includes_the_file_unchanged_and_launches_the_kernel() -> None:
+    path = KERNELS / "row_reduce" / "row_reduce_naive.hip"
+    text = original.shim_source(path, "row_reduce_naive<1>")
+    assert text.startswith(f'#include "{path.resolve()}"\n')
+    assert "k<<<g, b, shmem>>>" in text and "::porter::entry(&row_reduce_naive<1>, a, n, cfg, shmem)" in text
+    assert "porter_entry.h" in text and "hipGetLastError()" in text
+    for bad in ("k; system(\"x\")", "k<1>(); int y", "k\n#include <x>"):
+        with pytest.raises(original.BuildError, match="not a kernel spelling"):
+            original.shim_source(path, bad)
 
 
 def test_original_does_not_import_torch() -> None:
@@ -121,7 +100,7 @@ def test_hip_include_redirects_to_the_mapping_header() -> None:
 def test_build_without_nvcc_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(original, "find_nvcc", lambda: None)
     with pytest.raises(original.BuildError, match="nvcc not found"):
-        original.build(SAMPLES[0])
+        original.build(SAMPLES[0], "k")
 
 
 # ---------------------------------------------------------------------------------------------------- nvcc builds
@@ -135,7 +114,7 @@ def nvcc_builds(tmp_path_factory: pytest.TempPathFactory) -> dict[Path, Path | E
 
     def one(p: Path) -> Path | Exception:
         try:
-            return original.build(p, "sm_90a")
+            return original.build(p, _spelling(p), "sm_90a")
         except original.BuildError as exc:
             return exc
 
@@ -157,8 +136,7 @@ def test_sample_compiles_with_nvcc_through_the_header(path: Path, nvcc_builds: d
     assert built.is_file() and built.stat().st_size > 0
     nm = subprocess.run(["nm", "-D", "--defined-only", str(built)], capture_output=True, text=True)
     if nm.returncode == 0:
-        (name,) = original.launchers(path)
-        assert f" T {name}" in nm.stdout, f"{name} is not exported by {built.name}"
+        assert " T porter_entry" in nm.stdout and " T porter_signature" in nm.stdout, built.name
 
 
 @needs_nvcc

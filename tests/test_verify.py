@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import verify_originals as vo
 from porter.cli import main
 from porter.convert import render, write_module
 
@@ -24,9 +25,9 @@ ROOT = Path(__file__).resolve().parents[1]
 def modules(tmp_path_factory) -> dict[str, Path]:
     d = tmp_path_factory.mktemp("verify")
     out = {}
-    for name, family, params in (("vgemm", "gemm", {"dtype": "float16"}), ("vsoftmax", "softmax", {})):
-        text = render(family, dict(params, kernel_name=name), target="gfx942", source_info=SOURCE)
-        out[family] = write_module(text, d / f"{name}.py")
+    out["gemm"] = vo.write("gemm/gemm_f16_tiled.hip", d, "vgemm")
+    text = render("softmax", {"kernel_name": "vsoftmax"}, target="gfx942", source_info=SOURCE)
+    out["softmax"] = write_module(text, d / "vsoftmax.py")
     # gemm whose gfx942 config needs 2 x 256x128 fp16 tiles = 128 KiB of LDS, over gfx942's 64 KiB
     text = render("gemm", {"dtype": "float16", "kernel_name": "vbig"}, target="gfx942", source_info=SOURCE)
     text, n = re.subn(r"'gfx942': \{'block_M': 128, 'block_N': 128, 'block_K': 32",
@@ -146,48 +147,23 @@ def test_usage_errors(modules, tmp_path) -> None:
     assert code == 2 and existing.read_text() == "{}"
 
 
-def test_original_launcher_arguments_cover_every_sample() -> None:
-    """Each converted sample's launcher gets every argument from the generated module's cases (CPU tensors)."""
-    import torch  # noqa: F401
-
-    from porter import original
-    from porter.verify.modules import import_module, read_header
-    from porter.verify.numerics import original_args
-
-    cases = {"gemm/gemm_naive.hip": ("gemm", {"dtype": "float32"}),
-             "batched_gemm/bgemm_naive.hip": ("batched_gemm", {"dtype": "float32"}),
-             "softmax/softmax_naive.hip": ("softmax", {"dtype": "float32"}),
-             "transpose/transpose_naive.hip": ("transpose", {"dtype": "float32"}),
-             "rmsnorm/rmsnorm_naive.hip": ("rmsnorm", {"dtype": "float32"}),
-             "layernorm/layernorm_naive.hip": ("layernorm", {"dtype": "float32"}),
-             "row_reduce/row_reduce_naive.hip": ("row_reduce", {"dtype": "float32"}),
-             "elementwise/bias_act_naive.hip": ("elementwise", {"dtype": "float32", "activation": "gelu_tanh"})}
-    import tempfile
-    with tempfile.TemporaryDirectory() as d:
-        for sample, (family, params) in cases.items():
-            name = "o_" + Path(sample).stem
-            path = write_module(render(family, dict(params, kernel_name=name), source_info=SOURCE),
-                                Path(d) / f"{name}.py")
-            mod = import_module(path)
-            info = read_header(path)
-            (_, spec), = original.launchers(ROOT / "samples/kernels" / sample).items()
-            case = mod.make_case(mod.TEST_SHAPES[0], 0, "cpu")
-            args = original_args(spec, family, info.params, case)
-            assert len(args) == len(spec.params)
-
-
 def test_without_gpu_the_original_runs_on_the_wave64_emulator(tmp_path) -> None:
-    """No GPU: the original's launcher runs on the CPU emulator at wave size 64 against the module's reference.
-    A wave64-correct original passes every case; one whose warp reduction assumes 32 lanes fails every case;
-    the generated kernel is still reported as not run."""
-    mod = write_module(render("row_reduce", {"dtype": "float32", "op": "sum", "kernel_name": "vrowsum"},
-                              target="gfx942", source_info=SOURCE), tmp_path / "vrowsum.py")
-    good = ROOT / "samples/kernels/row_reduce/row_reduce_naive.hip"
-    bad = ROOT / "tests/data/verify/row_sum_offset16.hip"
+    """No GPU: the original kernel, launched by porter from the module's ORIGINAL mapping (no launcher used), runs
+    on the CPU emulator at wave size 64 against the module's reference. A wave64-correct original agrees on every
+    case; one whose warp reduction assumes 32 lanes is reported as wave64-broken (its wave32 run agrees) and the
+    module is judged against that run; the generated kernel is still reported as not run."""
+    sample = "row_reduce/row_reduce_naive.hip"
+    mod = vo.write(sample, tmp_path, "vrowsum")
+    family, params, spec, _ = vo.SAMPLES[sample]
+    broken_spec = dict(spec, kernel="row_sum", grid=["M"])
+    broken = vo.write(sample, tmp_path, "vrowsum16",
+                      vo.module_text(sample, "vrowsum16").replace(repr(dict(spec, file="row_reduce_naive.hip")),
+                                                                  repr(broken_spec)))
     reports = {}
-    for label, original in (("good", good), ("bad", bad)):
+    for label, module, original in (("good", mod, vo.ROOT / "samples/kernels" / sample),
+                                    ("bad", broken, ROOT / "tests/data/verify/row_sum_offset16.hip")):
         out = tmp_path / f"{label}.json"
-        code, text = _run(str(mod), "--no-compile", "--original", str(original), "-o", str(out))
+        code, text = _run(str(module), "--no-compile", "--original", str(original), "-o", str(out))
         assert code == 0, text
         reports[label] = (json.loads(out.read_text())["reports"][0], text)
     rep, text = reports["good"]
@@ -195,9 +171,47 @@ def test_without_gpu_the_original_runs_on_the_wave64_emulator(tmp_path) -> None:
     assert num["status"] == "not run" and num["text"] == "numerics: not run (no GPU)"
     orig = num["original"]
     assert orig["runner"] == "emulator" and orig["wave_size"] == 64 and orig["status"] == "pass"
+    assert orig["kernel"] == "row_reduce_naive<0>" and "wave64_broken" not in orig
     assert len(orig["cases"]) >= 15 and all(c["ok"] for c in orig["cases"])
-    assert "on the wave64 CPU emulator: pass" in text and not rep["verdict"].startswith("verified")
+    assert orig["cases"][0]["launch"] == "row_reduce_naive<0><<<1, 256>>>"
+    assert "on the wave64 CPU emulator vs the module's reference: pass" in text
+    assert not rep["verdict"].startswith("verified")
     rep, text = reports["bad"]
     orig = rep["numerics"]["original"]
-    assert orig["status"] == "fail" and not any(c["ok"] for c in orig["cases"])
-    assert "first failure" in text and "original on the wave64 emulator: fail 0/" in rep["verdict"]
+    assert orig["status"] == "pass" and all(c.get("wave64_broken") for c in orig["cases"])
+    assert orig["wave64_broken"].startswith("the original is wave64-broken")
+    assert "compared with the wave32 run" in text and "wave64-broken" in rep["verdict"]
+
+
+def test_original_that_disagrees_fails_with_the_first_differing_element(tmp_path) -> None:
+    """A module whose reference computes something else than the original fails (exit 1), naming the element."""
+    sample = "transpose/transpose_naive.hip"
+    text = vo.module_text(sample, "vtr").replace('return case["x"].double().t()',
+                                                 'return case["x"].double().t() * 1.001')
+    mod = vo.write(sample, tmp_path, "vtr", text)
+    out = tmp_path / "r.json"
+    code, shown = _run(str(mod), "--no-compile", "--original", str(vo.ROOT / "samples/kernels" / sample),
+                       "-o", str(out))
+    assert code == 1, shown
+    orig = json.loads(out.read_text())["reports"][0]["numerics"]["original"]
+    first = orig["cases"][0]["first_difference"]
+    assert first["output"] == "out" and len(first["index"]) == 2
+    assert abs(first["want"] - first["got"] * 1.001) < 1e-3 * abs(first["want"]) + 1e-6
+    assert "verdict: failed: original vs the module's reference" in shown
+    assert f"out[{first['index'][0]}, {first['index'][1]}]" in shown
+
+
+def test_original_mapping_is_checked_against_the_kernel_signature(tmp_path) -> None:
+    """ORIGINAL names a parameter the kernel does not have, or is malformed: a failure that says what, no run."""
+    sample = "transpose/transpose_naive.hip"
+    good = vo.module_text(sample, "vmap")
+    original = str(vo.ROOT / "samples/kernels" / sample)
+    cases = {"renamed": (good.replace("'name': 'rows'", "'name': 'nrows'"), "parameter 'rows'"),
+             "expression": (good.replace("'grid': [['cdiv', 'N', 32]", "'grid': [['pow', 'N', 32]"),
+                            "is not [op, a, b]"),
+             "spelling": (good.replace("'kernel': 'transpose_naive'", "'kernel': 'transpose_naive(); x'"),
+                          "not a kernel spelling")}
+    for label, (text, message) in cases.items():
+        mod = vo.write(sample, tmp_path, f"vmap_{label}", text)
+        code, shown = _run(str(mod), "--no-compile", "--original", original)
+        assert code == 1 and message in shown, (label, shown)

@@ -124,7 +124,7 @@ def bench(mod, family: str, params: dict, *, target: str, shapes: list[dict] | N
     then a re-check of the generated kernel at that shape (a kernel that raced or corrupted state must not pass)."""
     import torch
 
-    from porter.verify.numerics import config_target, original_args, _load_original, _out_key
+    from porter.verify.numerics import config_target
 
     timer = timer or Timer()
     shapes = list(shapes) if shapes else [mod.BENCH_SHAPE]
@@ -132,13 +132,17 @@ def bench(mod, family: str, params: dict, *, target: str, shapes: list[dict] | N
                  "reps": timer.reps, "flush_bytes": FLUSH_BYTES if timer.flush is not None else 0,
                  "method": "CUDA events around each call, median of reps after warm-up, cache flushed before each",
                  "rows": []}
-    orig = None
+    orig = spec = None
     if original:
+        from porter.emulate.launch import bind
+        from porter.verify.differential import load_original, spec_of
         try:
-            orig = _load_original(original)
+            spec = spec_of(mod)
+            if spec is None:
+                raise ValueError("the module has no ORIGINAL mapping")
+            orig = load_original(original, spec["kernel"])[0]
         except Exception as exc:
             out["original_error"] = f"cannot build the original: {str(exc)[:300]}"
-    from porter.original import call
 
     with config_target(mod, target):
         for shape in shapes:
@@ -149,11 +153,10 @@ def bench(mod, family: str, params: dict, *, target: str, shapes: list[dict] | N
             impls: list[tuple[str, object]] = [("generated", lambda: mod.run_kernel(case)),
                                                ("torch", lambda: mod.torch_baseline(case))]
             if orig is not None:
-                lib, name, spec = orig
                 ocase = mod.make_case(shape, 0, device)
                 try:
-                    args = original_args(spec, family, params, ocase)
-                    impls.append(("original", lambda: call(lib, name, *args)))
+                    launch = bind(spec, ocase)
+                    impls.append(("original", lambda: orig.launch(launch)))
                 except ValueError as exc:
                     row["original_skipped"] = str(exc)
             for label, fn in impls:

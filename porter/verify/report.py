@@ -75,24 +75,29 @@ def verify_module(path: str | Path, *, target: str = "auto", seeds: int = 5, sha
 
 def verdict(rep: dict[str, Any]) -> tuple[str, int]:
     comp, num = rep.get("compile", {}), rep.get("numerics", {})
-    perf = rep.get("performance", {})
-    failed = [name for name, sec in (("gfx942 compile", comp), ("numerics", num), ("performance re-check", perf))
-              if sec.get("status") == "fail"]
+    perf, orig = rep.get("performance", {}), num.get("original") or {}
+    vs = "generated vs original" if num.get("status") != "not run" else "original vs the module's reference"
+    failed = [name for name, sec in (("gfx942 compile", comp), ("numerics", num), (vs, orig),
+                                     ("performance re-check", perf)) if sec.get("status") == "fail"]
     if failed:
         return "failed: " + ", ".join(failed), 1
+    ran = [c for c in orig.get("cases", []) if c.get("ok") is not None]
     if num.get("status") == "pass":
         where = f"{num.get('config_target')} config on {num.get('device')}"
+        if orig.get("status") != "pass":
+            why = orig.get("reason", "no --original given") if orig else "no --original given"
+            return (f"numerics pass against the module's own reference only ({where}); not compared with the "
+                    f"original: {why}"), 0
+        where += f"; generated = original ({orig.get('runner')}) on {len(ran)} cases"
         hw = "" if rep.get("gpu", {}).get("native_target") == "gfx942" else "; not run on gfx942 hardware"
         if comp.get("status") == "ok":
             return f"verified ({where}; gfx942 code object ok{hw})", 0
         # DESIGN.md: verified only when it also compiled for the target
         return f"numerics pass ({where}); gfx942 compile {comp.get('status')}: not verified for gfx942", 0
     text = num.get("text", "numerics: not run")
-    orig = num.get("original") or {}
-    if orig.get("runner") == "emulator" and orig.get("status") in ("pass", "fail"):
-        ran = [c for c in orig["cases"] if c["ok"] is not None]
-        text += (f"; original on the wave64 emulator: {orig['status']} "
-                 f"{sum(c['ok'] for c in ran)}/{len(ran)} against the module's reference")
+    if orig.get("runner") == "emulator" and orig.get("status") == "pass":
+        text += (f"; original on the wave64 emulator = the module's reference on {len(ran)}/{len(ran)} cases"
+                 + (" (wave64-broken original: compared with its wave32 run)" if orig.get("wave64_broken") else ""))
     if comp.get("status") == "ok":
         return "compiled only (gfx942 code object ok; " + text + ")", 0
     return "not verified (" + text + ")", 0
@@ -150,13 +155,20 @@ def to_text(rep: dict[str, Any]) -> str:
     o = num.get("original")
     if o:
         ran = [c for c in o.get("cases", []) if c["ok"] is not None]
-        where = " on the wave64 CPU emulator" if o.get("runner") == "emulator" else ""
-        lines.append(f"  original {o['file']}{where}: {o['status']}"
+        where = {"emulator": " on the wave64 CPU emulator vs the module's reference",
+                 "nvcc": f" (nvcc, {o.get('arch')}) vs the generated kernel",
+                 "hipcc": f" (hipcc, {o.get('arch')}) vs the generated kernel"}.get(o.get("runner", ""), "")
+        lines.append(f"  original {o['file']} [{o.get('kernel', '?')}]{where}: {o['status']}"
                      + (f" ({sum(c['ok'] for c in ran)}/{len(ran)} cases)" if ran else f" ({o.get('reason')})"))
+        if ran:
+            lines.append(f"    shapes {'; '.join(_shape(s) for s in o.get('shapes', []))}, {o.get('seconds')} s; "
+                         f"launch {ran[0].get('launch', '?')}")
         failed = [c for c in ran if not c["ok"]]
         if failed:
             c = failed[0]
             lines.append(f"    first failure {_shape(c['shape'])} seed={c['seed']}: {c['detail']}")
+        if o.get("wave64_broken"):
+            lines.append(f"    {o['wave64_broken']}")
         if o.get("note"):
             lines.append(f"    note: {o['note']}")
     perf = rep.get("performance", {})
