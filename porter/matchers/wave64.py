@@ -662,12 +662,12 @@ def warpsize_constant(facts: FileFacts, target: Target, params: dict[str, Any]) 
     """Clang itself decides what needs a constant: report its constant-expression diagnostics that fall on a
     use of warpSize (spelled directly or through a macro whose body mentions it)."""
     via_macro = {m.name for m in facts.macros if re.search(r"\bwarpSize\b", m.body)}
+    names = "|".join(["warpSize", *sorted(via_macro)])
     seen: set[tuple[int, int]] = set()
     for d in facts.diagnostics:
         if not _NOT_CONSTANT.search(d.message) or not 0 < d.loc.line <= len(facts.lines):
             continue
         code = _code(facts.lines[d.loc.line - 1])
-        names = "|".join(["warpSize", *sorted(via_macro)])
         spots = [m for m in re.finditer(rf"\b(?:{names})\b", code)]
         if not spots:
             continue
@@ -678,6 +678,34 @@ def warpsize_constant(facts: FileFacts, target: Target, params: dict[str, Any]) 
         seen.add(key)
         yield Match(Loc(facts.path, d.loc.line, spot.start() + 1, d.loc.line, spot.end() + 1),
                     {"use": d.message.split(";")[0], "wave": str(target.wave_size)})
+    yield from (m for m in _warpsize_constant_in_lost_lines(facts, target, names)
+                if (m.loc.line, m.loc.col) not in seen)
+
+
+# A template argument list of a declared type (typedef / using / `X<...>::` / `X<...> name`) or an array bound
+# in a declaration: both must be constant expressions.
+_TEMPLATE_ARG = re.compile(r"\b\w+\s*<([^;<>]*)>\s*(?:::|\w)")
+_ARRAY_DECL = re.compile(r"^\s*(?:(?:__shared__|static|const|typename|unsigned|[A-Za-z_][\w:]*)\s+)+[A-Za-z_]\w*"
+                         r"\s*\[([^\]]*)\]")
+
+
+def _warpsize_constant_in_lost_lines(facts: FileFacts, target: Target, names: str) -> Iterator[Match]:
+    """Where a statement has a parse error (an unknown hipcub type, say) clang gives up before it checks the
+    constant: read those lines of device functions from the text."""
+    use = re.compile(rf"\b(?:{names})\b")
+    broken = {d.loc.line for d in facts.diagnostics if d.severity in ("error", "fatal")}
+    for view in _device_views(file_view(facts)):
+        for i in range(view.fn.loc.line + 1, min(view.fn.loc.end_line, len(facts.lines)) + 1):
+            if i not in broken:
+                continue
+            code = _code(facts.lines[i - 1])
+            spans = [(m.start(1), m.end(1), "a template argument") for m in _TEMPLATE_ARG.finditer(code)]
+            spans += [(m.start(1), m.end(1), "an array bound") for m in [_ARRAY_DECL.match(code)] if m]
+            for start, end, what in spans:
+                for u in use.finditer(code, start, end):
+                    yield Match(Loc(facts.path, i, u.start() + 1, i, u.end() + 1),
+                                {"use": f"'{u.group(0)}' in {what}, in a statement libclang could not parse",
+                                 "wave": str(target.wave_size)}, confidence="medium")
 
 
 def _code(line: str) -> str:

@@ -55,3 +55,21 @@ __global__ void gemv_rows_wave(const float* A, const float* x, float* out, int K
   acc = WarpReduce(temp_storage[warp_idx]).Sum(acc);
   if (warp_lane == 0) out[row] = acc;
 }
+
+// Bug (bitsandbytes before b72b766e): ROCm 7's warpSize is not a constant. hipcub is not on the include path,
+// so libclang drops both lines and never checks them; porter reads them from the text.
+template <int THREADS>
+__global__ void gemv_rows_warpsize(const float* A, const float* x, float* out, int K) {
+  // expect: W64-010
+  typedef hipcub::WarpReduce<float, warpSize> WarpReduce;
+  // expect: W64-010
+  __shared__ typename WarpReduce::TempStorage temp_storage[THREADS / warpSize];
+  const int warp_idx = threadIdx.x / warpSize;
+  // ok: W64-010
+  const int warp_lane = threadIdx.x % warpSize;
+  float acc = 0.0f;
+  // ok: W64-010
+  for (int k = warp_lane; k < K && warp_lane < warpSize; k += warpSize) acc += A[k] * x[k];
+  acc = WarpReduce(temp_storage[warp_idx]).Sum(acc);
+  if (warp_lane == 0) out[blockIdx.x] = acc;
+}
