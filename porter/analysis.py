@@ -108,7 +108,9 @@ def analyze_one(req: Request) -> FileResult:
                          dict(req.params))
     findings, ignores = apply_ignores(with_fingerprints(findings, facts.lines), facts.lines)
     result.findings = findings
-    result.unused_ignores = [f"{req.path}:{i.line}: {i.text}" for i in ignores if not i.used]
+    result.unused_ignores = [f"{req.path}:{i.line}: {i.text}" for i in ignores if not i.used and not i.problem]
+    result.notes += [f"{req.path}:{i.line}: malformed suppression `{i.text}` ({i.problem}); it suppresses nothing"
+                     for i in ignores if i.problem]
     result.sha256 = facts.sha256
     result.parse_errors = errors
     if req.dump_facts:

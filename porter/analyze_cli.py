@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 from pathlib import Path
@@ -99,7 +100,8 @@ def analyze(ctx: click.Context, paths: tuple[str, ...], target: str, include_dir
     `// porter: ignore-file[ID]` for a file, or `// NOLINT(porter-W64-003)`.
     Defaults can be set in [tool.porter] of pyproject.toml; command-line options win.
 
-    Exit status: 0 no findings at or above --fail-on, 1 findings, 2 usage or input error.
+    Exit status: 0 no findings at or above --fail-on, 1 findings, 2 usage or input error, 3 internal error
+    (a bug in porter; please report it).
     """
     from porter.analysis import Request, collect, run
     from porter.frontend_config import make_config
@@ -125,6 +127,11 @@ def analyze(ctx: click.Context, paths: tuple[str, ...], target: str, include_dir
             dims = ()
         if not 1 <= len(dims) <= 3 or min(dims) < 1:
             raise click.BadParameter(f"'{block}' is not X[,Y[,Z]] with positive integers", param_hint="--block")
+        from porter.targets import load_target
+        limit = load_target(target).extra["max_threads_per_block"]
+        if math.prod(dims) > limit:
+            raise click.BadParameter(f"'{block}' is {math.prod(dims)} threads; a {target} block has at most {limit}",
+                                     param_hint="--block")
         params = (("default_block", dims + (1,) * (3 - len(dims))),)
     try:
         rules = select_rules(select, ignore, explain)
@@ -230,19 +237,24 @@ def _apply_config(ctx: click.Context, config_file: str | None) -> dict:
     the option at its default."""
     from click.core import ParameterSource
 
-    from porter.config import ConfigError, find_pyproject, load
+    from porter.config import KEYS, ConfigError, find_pyproject, load
 
     values = dict(ctx.params)
-    path = Path(config_file) if config_file else find_pyproject(Path.cwd())
-    if path is None:
-        return values
     try:
+        path = Path(config_file) if config_file else find_pyproject(Path.cwd())
+        if path is None:
+            return values
         loaded = load(path)
     except ConfigError as exc:
         raise click.UsageError(str(exc)) from exc
+    params = {p.name: p for p in ctx.command.params}
+    keys = {name: key for key, (name, _) in KEYS.items()}
     for name, value in loaded.items():
         if ctx.get_parameter_source(name) in (ParameterSource.DEFAULT, None):
-            values[name] = value
+            try:   # the option's own type: the same choices and ranges as on the command line
+                values[name] = params[name].type_cast_value(ctx, value)
+            except click.BadParameter as exc:
+                raise click.UsageError(f"{path}: [tool.porter] {keys[name]}: {exc.message}") from exc
     return values
 
 

@@ -6,10 +6,14 @@ from __future__ import annotations
 import importlib
 import signal
 import sys
+import traceback
 
 import click
 
 from porter import __version__
+
+EXIT_INTERNAL = 3   # exit statuses: 0 clean, 1 findings or failed checks, 2 usage or input error, 3 porter's own bug
+ISSUES_URL = "https://github.com/porter-hip/porter/issues"
 
 # subcommand name -> "module:attribute" (a click.Command)
 _COMMANDS: dict[str, str] = {
@@ -45,6 +49,14 @@ class _LazyGroup(click.Group):
         except _Terminated:
             click.echo("porter: terminated", err=True)
             sys.exit(143)
+        except (click.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise
+        except Exception:
+            # a bug in porter, not a finding (1) nor bad input (2): CI must be able to tell them apart
+            traceback.print_exc()
+            click.echo(f"porter: internal error (exit {EXIT_INTERNAL}); please report it with the traceback above "
+                       f"and the command line at {ISSUES_URL}", err=True)
+            sys.exit(EXIT_INTERNAL)
         finally:
             signal.signal(signal.SIGTERM, previous)
 
@@ -70,4 +82,7 @@ def main() -> None:
     porter convert FILE    write an equivalent TileLang kernel for a recognized kernel
     porter verify MODULE   compile for gfx942, check numerics on a present GPU, time it
     porter toolchain       show or set up the gfx942 compiler toolchain
+
+    Exit status: 0 clean, 1 findings (or a failed check), 2 usage or input error, 3 internal error (a bug in
+    porter: the traceback is printed; please report it), 130/143 interrupted.
     """

@@ -37,22 +37,36 @@ def find_pyproject(start: Path) -> Path | None:
         candidate = folder / "pyproject.toml"
         if candidate.is_file():
             try:
-                data = tomllib.loads(candidate.read_text())
-            except (OSError, tomllib.TOMLDecodeError):
+                raw = candidate.read_bytes()
+            except OSError:
                 continue
-            if "porter" in data.get("tool", {}):
+            if b"porter" not in raw:
+                continue   # another tool's file, broken or not, is not ours to judge
+            tool = _read(candidate).get("tool", {})
+            if isinstance(tool, dict) and "porter" in tool:
                 return candidate
         if (folder / ".git").exists():
             break
     return None
 
 
+def _read(path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_bytes().decode("utf-8"))
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not UTF-8 (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from exc
+
+
 def load(path: Path) -> dict[str, Any]:
     """Validated analyze defaults from `path`'s [tool.porter] table."""
-    try:
-        table = tomllib.loads(path.read_text()).get("tool", {}).get("porter", {})
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise ConfigError(f"{path}: {exc}") from exc
+    tool = _read(path).get("tool", {})
+    if not isinstance(tool, dict):
+        raise ConfigError(f"{path}: `tool` must be a table, got {tool!r}")
+    table = tool.get("porter", {})
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: [tool.porter] must be a table")
     out: dict[str, Any] = {}

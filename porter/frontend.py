@@ -305,19 +305,42 @@ def precompiled_header(config: ParseConfig) -> Path | None:
 def compile_db_args(db_path: str, source: Path) -> list[str]:
     """The -I/-D/-std/-include flags that compile_commands.json gives for `source` (nothing is executed)."""
     try:
-        entries = json.loads(Path(db_path).read_text())
+        st = os.stat(db_path)
+        index = _compile_db_index(db_path, st.st_mtime_ns, st.st_size)
+    except OSError as exc:
+        raise FrontendError(f"{db_path}: cannot read compile database: {exc.strerror or exc}") from exc
+    if isinstance(index, str):
+        raise FrontendError(index)
+    entry = index.get(source.resolve())
+    if entry is None:
+        return []
+    directory, argv = entry
+    if isinstance(argv, str):
+        try:
+            argv = shlex.split(argv)
+        except ValueError as exc:
+            raise FrontendError(f"{db_path}: the command for {source} cannot be split: {exc}") from exc
+    return _useful_flags(argv, directory)
+
+
+@lru_cache(maxsize=2)
+def _compile_db_index(db_path: str, mtime_ns: int, size: int) -> dict[Path, tuple[Path, list[str] | str]] | str:
+    """resolved file -> (directory, arguments or command), read once per process (a database can hold 100k
+    entries; reading it for every file made a run 9x slower). A str is the reason it cannot be read."""
+    try:
+        entries = json.loads(Path(db_path).read_bytes())
     except (OSError, ValueError) as exc:
-        raise FrontendError(f"{db_path}: cannot read compile database: {exc}") from exc
-    target = source.resolve()
+        return f"{db_path}: cannot read compile database: {exc}"
+    index: dict[Path, tuple[Path, list[str] | str]] = {}
     for entry in entries if isinstance(entries, list) else []:
-        if not isinstance(entry, dict) or "file" not in entry:
+        if not isinstance(entry, dict) or not isinstance(entry.get("file"), str):
             continue
-        directory = Path(entry.get("directory", "."))
-        if (directory / entry["file"]).resolve() != target:
-            continue
-        argv = entry.get("arguments") or shlex.split(entry.get("command", ""))
-        return _useful_flags(argv, directory)
-    return []
+        directory = Path(entry.get("directory") if isinstance(entry.get("directory"), str) else ".")
+        argv = entry.get("arguments")
+        if not (isinstance(argv, list) and argv and all(isinstance(a, str) for a in argv)):
+            argv = entry.get("command") if isinstance(entry.get("command"), str) else []
+        index.setdefault((directory / entry["file"]).resolve(), (directory, argv))   # the first entry wins
+    return index
 
 
 def _useful_flags(argv: list[str], directory: Path) -> list[str]:

@@ -10,6 +10,7 @@ from typing import Iterable
 from urllib.parse import quote
 
 from porter import __version__
+from porter.facts import split_lines
 from porter.findings import Finding
 
 FORMATS = ("text", "json", "sarif", "github")
@@ -35,7 +36,8 @@ def finding_json(f: Finding) -> dict:
             "message": f.message, "fix": f.fix, "fingerprint": f.fingerprint,
             "edits": [{"line": e.line, "column": e.col, "end_line": e.end_line, "end_column": e.end_col,
                        "text": e.text} for e in f.edits],
-            **({"confirmation": f.confirmed} if f.confirmed else {})}
+            **({"confirmation": f.confirmed} if f.confirmed else {}),
+            **({"suppressed": f.suppressed} if f.suppressed else {})}   # the ignore's justification
 
 
 def _one_per_line(items: list) -> str:
@@ -54,19 +56,37 @@ def format_json(findings: Iterable[Finding], *, files: int, errors: list[str], n
 
 # ------------------------------------------------------------------------------------------------------ SARIF
 
-def _uri(path: str, root: Path) -> str:
-    """Repository-relative, '/'-separated, percent-encoded; absolute file URI outside the root."""
+def _artifact(path: str, root: Path) -> dict:
+    """Repository-relative, '/'-separated, percent-encoded against SRCROOT; an absolute file URI (and no base)
+    outside the root."""
     p = Path(path).resolve()
     try:
-        return quote(p.relative_to(root).as_posix())
+        return {"uri": quote(p.relative_to(root.resolve()).as_posix()), "uriBaseId": "SRCROOT"}
     except ValueError:
-        return p.as_uri()
+        return {"uri": p.as_uri()}
 
 
-def _region(line: int, col: int, end_line: int, end_col: int) -> dict:
-    region = {"startLine": max(line, 1), "startColumn": max(col, 1)}
+class _Utf16Columns:
+    """clang's 1-based byte columns -> SARIF's default column unit, 1-based UTF-16 code units."""
+
+    def __init__(self, path: str) -> None:
+        try:
+            text = Path(path).read_bytes().decode("utf-8")
+        except (OSError, UnicodeDecodeError):
+            text = ""   # columns stay as they are: the file is gone or was not analyzed
+        self.lines = split_lines(text)
+
+    def __call__(self, line: int, col: int) -> int:
+        if not 0 < line <= len(self.lines) or col < 1:
+            return col
+        before = self.lines[line - 1].encode("utf-8")[:col - 1].decode("utf-8", "replace")
+        return len(before.encode("utf-16-le")) // 2 + 1
+
+
+def _region(line: int, col: int, end_line: int, end_col: int, columns: _Utf16Columns) -> dict:
+    region = {"startLine": max(line, 1), "startColumn": max(columns(line, col), 1)}
     if end_line >= line and end_col > 0 and (end_line, end_col) > (line, col):
-        region.update(endLine=end_line, endColumn=end_col)
+        region.update(endLine=end_line, endColumn=columns(end_line, end_col))
     return region
 
 
@@ -87,9 +107,11 @@ def format_sarif(findings: list[Finding], *, root: Path, errors: list[str], note
                                                                      "low": "low"}[r.confidence]},
     } for r in rules]
     results = []
+    columns: dict[str, _Utf16Columns] = {}
     for f in findings:
-        location = {"physicalLocation": {"artifactLocation": {"uri": _uri(f.path, root), "uriBaseId": "SRCROOT"},
-                                         "region": _region(f.line, f.col, f.end_line, f.end_col)}}
+        cols = columns.get(f.path) or columns.setdefault(f.path, _Utf16Columns(f.path))
+        location = {"physicalLocation": {"artifactLocation": _artifact(f.path, root),
+                                         "region": _region(f.line, f.col, f.end_line, f.end_col, cols)}}
         result: dict = {"ruleId": f.rule_id, "level": _SARIF_LEVEL[f.severity], "message": {"text": f.message},
                         "locations": [location],
                         "partialFingerprints": {"porterFingerprint/v1": f.fingerprint},
@@ -102,13 +124,12 @@ def format_sarif(findings: list[Finding], *, root: Path, errors: list[str], note
             result["suppressions"] = [{"kind": "inSource", "justification": f.suppressed}]
         if f.edits:
             result["fixes"] = [{"description": {"text": f.fix},
-                                "artifactChanges": [{"artifactLocation": {"uri": _uri(f.path, root),
-                                                                          "uriBaseId": "SRCROOT"},
+                                "artifactChanges": [{"artifactLocation": _artifact(f.path, root),
                                                      "replacements": [{"deletedRegion": _region(
-                                                         e.line, e.col, e.end_line, e.end_col) if (
+                                                         e.line, e.col, e.end_line, e.end_col, cols) if (
                                                          e.end_line, e.end_col) != (e.line, e.col) else
-                                                         {"startLine": e.line, "startColumn": e.col,
-                                                          "endLine": e.line, "endColumn": e.col},
+                                                         {"startLine": e.line, "startColumn": cols(e.line, e.col),
+                                                          "endLine": e.line, "endColumn": cols(e.line, e.col)},
                                                          "insertedContent": {"text": e.text}}
                                                                       for e in f.edits]}]}]
         results.append(result)
@@ -118,6 +139,7 @@ def format_sarif(findings: list[Finding], *, root: Path, errors: list[str], note
         "tool": {"driver": {"name": "porter", "version": __version__, "semanticVersion": __version__,
                             "informationUri": "https://github.com/porter-hip/porter", "rules": driver_rules}},
         "originalUriBaseIds": {"SRCROOT": {"uri": root.resolve().as_uri() + "/"}},
+        "columnKind": "utf16CodeUnits",
         "invocations": [{"executionSuccessful": not errors, "toolExecutionNotifications": notifications}],
         "results": results}]}
     return json.dumps(doc_, indent=1) + "\n"
