@@ -105,7 +105,7 @@ def convert(file: str, kernel_names: tuple[str, ...], output_dir: str, target: s
     Exit status: 0 all selected kernels converted, 1 some kernel not recognized (or ambiguous),
     2 usage or input error.
     """
-    from porter.convert.params import ParamError
+    from porter.convert.params import DtypeError, ParamError
     from porter.convert.recognize import UnknownKernel, kernels, recognize
     from porter.convert.render import list_families, render, write_module
     from porter.frontend_config import make_config
@@ -160,9 +160,19 @@ def convert(file: str, kernel_names: tuple[str, ...], output_dir: str, target: s
             _say(fmt, _not_recognized(file, name, chosen))
             status = max(status, EXIT_NOT_CONVERTED)
             continue
+        from porter.convert.binding import Refusal, original_record
+        from porter.convert.render import load_manifest
+        try:
+            record, launch = original_record(rec, chosen, path.name, load_manifest(chosen.family).get("shape_keys", []))
+        except Refusal as exc:
+            report.update(status="refused", family=chosen.family, reason=str(exc))
+            reports.append(report)
+            _say(fmt, f"{file}: {name}: not converted: recognized as '{chosen.family}', but {exc}\n"
+                      f"    nothing was written")
+            status = max(status, EXIT_NOT_CONVERTED)
+            continue
         params = {k: v for k, v in chosen.params.items()}
         try:
-            from porter.convert.render import load_manifest
             known = load_manifest(chosen.family).get("params", {})
             params = {k: v for k, v in params.items() if k in known}
             base = name.partition("<")[0].strip()
@@ -170,16 +180,19 @@ def convert(file: str, kernel_names: tuple[str, ...], output_dir: str, target: s
             for key, raw in overrides.items():
                 params[key] = _typed(chosen.family, key, raw)
             line = next((f.loc.line for f in facts.functions if f.name == base), None)
-            text = render(chosen.family, params, target=target, config=config,
-                          source_info={"file": path.name, "kernel": name, "line": line})
+            text = render(chosen.family, params, target=target, config=config, original=record,
+                          source_info={"file": path.name, "kernel": name, "line": line, "launch": launch})
         except ParamError as exc:
             report.update(status="error", error=str(exc))
             reports.append(report)
-            hint = ""
-            if "dtype" in str(exc) and "dtype" not in overrides:
-                hint = " (the original's precision is not supported by this template; pass --param dtype=... to " \
-                       "accept a different one)"
-            click.echo(f"porter: error: {file}: {name}: {exc}{hint}", err=True)
+            if isinstance(exc, DtypeError) and "dtype" not in overrides:
+                # the original's precision has no template: a refusal (exit 1), never a silent change of dtype
+                report.update(status="refused", family=chosen.family, reason=f"its precision is not supported: {exc}")
+                _say(fmt, f"{file}: {name}: not converted: recognized as '{chosen.family}', but its precision has "
+                          f"no template ({exc})\n    nothing was written")
+                status = max(status, EXIT_NOT_CONVERTED)
+                continue
+            click.echo(f"porter: error: {file}: {name}: {exc}", err=True)
             status = EXIT_USAGE
             continue
         out = Path(output_dir) / f"{params['kernel_name']}.py"

@@ -95,9 +95,10 @@ def test_hostile_kernel_name_param_is_rejected(bad: object) -> None:
     ("attention", {"head_dim": 128.0}, "head_dim"),
     ("attention", {"causal": 1}, "causal"),
     ("attention", {"causal": "True"}, "causal"),
-    ("elementwise", {"scale": math.nan}, "scale"),
-    ("elementwise", {"scale": math.inf}, "scale"),
-    ("elementwise", {"scale": "1.0); import os; (1"}, "scale"),
+    ("layernorm", {"eps": math.nan}, "eps"),
+    ("layernorm", {"eps": math.inf}, "eps"),
+    ("layernorm", {"eps": "1.0); import os; (1"}, "eps"),
+    ("elementwise", {"scale": 2.0}, "scale"),       # a run-time scale is an argument, never a rendered constant
     ("layernorm", {"eps": -1.0}, "eps"),
     ("gemm", {"secret": 1}, "unknown parameter"),
 ])
@@ -134,9 +135,10 @@ def test_named_config_is_used() -> None:
 
 
 def test_float_params_render_as_exact_literals() -> None:
-    text = render("elementwise", {"scale": 1e-300}, source_info=BENIGN)
-    assert "SCALE = 1e-300" in text
-    assert "EPS = 1e-05" in render("layernorm", {}, source_info=BENIGN)
+    text = render("layernorm", {"runtime_eps": False, "eps": 1e-300}, source_info=BENIGN)
+    assert "EPS = 1e-300" in text
+    # a run-time eps is the wrapper's argument: no constant is rendered for it
+    assert "EPS =" not in render("layernorm", {}, source_info=BENIGN)
 
 
 def test_templates_use_strict_undefined() -> None:
@@ -209,3 +211,72 @@ def test_reserved_names_cover_every_template(family: str) -> None:
                          for v in spec.get("values", []))):
         names = set(_top_level_names(render(family, params, source_info=BENIGN)))
         assert names - {kernel_name, f"{kernel_name}_kernel"} <= MODULE_NAMES, family
+
+
+# ------------------------------------------------------------------------------------------------ ORIGINAL
+
+GOOD_ORIGINAL = {
+    "schema": 1, "file": "k.hip", "kernel": "k<64, float>",
+    "args": [{"name": "x", "ctype": "const float*", "bind": "case", "key": "x"},
+             {"name": "out", "ctype": "float*", "bind": "case", "key": "out", "output": True},
+             {"name": "M", "ctype": "int", "bind": "shape", "key": "M"},
+             {"name": "N", "ctype": "long long", "bind": "shape", "key": "N"},
+             {"name": "op", "ctype": "int", "bind": "const", "value": 1}],
+    "grid": [["min", ["cdiv", ["*", "M", "N"], 256], 65535], 1, 1], "block": [256, 1, 1], "shared_bytes": 0,
+}
+
+
+def _original_in(text: str) -> object:
+    tree = ast.parse(text)
+    (node,) = [n for n in tree.body if isinstance(n, ast.Assign) and n.targets[0].id == "ORIGINAL"]
+    return ast.literal_eval(node.value)   # plain data only, or this raises
+
+
+def test_original_renders_as_plain_data() -> None:
+    assert _original_in(render("softmax", {}, source_info=BENIGN, original=GOOD_ORIGINAL)) == GOOD_ORIGINAL
+    assert _original_in(render("softmax", {}, source_info=BENIGN)) is None
+
+
+def _with(path: tuple, value: object) -> dict:
+    import copy
+    record = copy.deepcopy(GOOD_ORIGINAL)
+    target = record
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    return record
+
+
+@pytest.mark.parametrize("path,value", [
+    (("kernel",), 'k"); import os; ("'),
+    (("kernel",), "k\nimport os"),
+    (("args", 0, "name"), "x); import os; (x"),
+    (("args", 0, "ctype"), "float*); import os; (float*"),
+    (("args", 0, "ctype"), "struct Params"),
+    (("args", 0, "bind"), "eval"),
+    (("args", 0, "key"), "x']; import os; ['"),
+    (("args", 2, "key"), "not_a_shape_key"),
+    (("args", 4, "value"), True),
+    (("args", 4, "value"), math.nan),
+    (("args", 4, "value"), "__import__('os')"),
+    (("args", 0, "output"), True),               # a const pointer cannot be written
+    (("args", 1, "output"), 1),
+    (("args", 0, "evil"), "x"),
+    (("grid",), [["pow", "M", 2], 1, 1]),
+    (("grid",), [["+", "M", "__import__('os')"], 1, 1]),
+    (("grid",), [1.5, 1, 1]),
+    (("grid",), [1, 1]),
+    (("block",), [True, 1, 1]),
+    (("shared_bytes",), "M; import os"),
+    (("schema",), 2),
+    (("file",), ["a"]),
+])
+def test_hostile_original_fields_are_rejected(path: tuple, value: object) -> None:
+    with pytest.raises(ParamError, match="ORIGINAL"):
+        render("softmax", {}, source_info=BENIGN, original=_with(path, value))
+
+
+def test_original_file_name_is_sanitized() -> None:
+    text = render("softmax", {}, source_info=BENIGN, original=_with(("file",), "a.hip\nimport os"))
+    assert _original_in(text)["file"] == "a.hip?import os"
+    assert not any(line.startswith("import os") for line in text.splitlines())

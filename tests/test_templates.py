@@ -150,9 +150,10 @@ VARIANTS = [
     ("row_reduce", {"op": "max"}), ("row_reduce", {"op": "mean", "out_dtype": "same"}),
     ("layernorm", {"affine": False}),
     ("elementwise", {"activation": "gelu", "bias": False}),
-    ("elementwise", {"activation": "silu", "order": "bias_act_scale", "scale": 0.125}),
+    ("elementwise", {"activation": "silu", "order": "bias_act_scale", "scale": True, "accumulate": True}),
+    ("batched_gemm", {"strides": True, "dtype": "float32"}),
     ("elementwise", {"activation": "gelu_tanh", "dtype": "bfloat16"}),
-    ("softmax", {"dtype": "float32"}), ("rmsnorm", {"dtype": "bfloat16", "eps": 1e-5}),
+    ("softmax", {"dtype": "float32"}), ("rmsnorm", {"dtype": "bfloat16", "runtime_eps": False, "eps": 1e-5}),
     ("transpose", {"dtype": "float32"}),
 ]
 
@@ -163,7 +164,14 @@ def test_variants_lower_for_gfx942(family: str, params: dict, tmp_path_factory: 
     module = generated(tmp_path_factory, family, **params)
     src = module.lower("gfx942").kernel_source
     if family in MATRIX_FAMILIES:
-        assert "mfma" in src.lower()
+        # fp32 keeps fp32 FMA math (no matrix cores: TF32 on NVIDIA would change the result)
+        assert ("mfma" in src.lower()) == (params.get("dtype") != "float32")
+
+
+def test_fp32_gemm_lowers_without_tensor_cores_for_sm_90a(tmp_path_factory: pytest.TempPathFactory) -> None:
+    module = generated(tmp_path_factory, "gemm", dtype="float32")
+    src = module.lower("sm_90a").kernel_source
+    assert not any(word in src for word in ("mma", "tf32", "wgmma")), "fp32 GEMM must not use TF32 tensor cores"
 
 
 def test_every_enum_and_bool_value_renders_and_parses() -> None:

@@ -29,12 +29,16 @@ MODULE_NAMES = frozenset("""
     TARGET CONFIG_NAMES CONFIGS TOLERANCES TORCH_DTYPES TEST_SHAPES LOWER_SHAPE BENCH_SHAPE
     DTYPE C_DTYPE OUT_DTYPE ACCUM_DTYPE LAYOUT OP EPS SCALE ACTIVATION ORDER HEAD_DIM CAUSAL LOG2E RESIDENT_MAX_N
     current_target config_for build_prim_func lower lower_source shared_memory_bytes compare check bench main
-    reference make_case run_kernel torch_baseline work _op _epilogue _TVM_TARGETS _DTYPE_BYTES
+    reference make_case run_kernel torch_baseline work _op _epilogue _eps _TVM_TARGETS _DTYPE_BYTES ORIGINAL
 """.split())
 
 
 class ParamError(ValueError):
     """A parameter or source-info value was refused; the message says which and why."""
+
+
+class DtypeError(ParamError):
+    """The dtype is not one the template supports (for a recognized kernel: its precision has no template)."""
 
 
 def check_identifier(name: str, value: Any) -> str:
@@ -50,7 +54,7 @@ def check_identifier(name: str, value: Any) -> str:
 def check_dtype(name: str, value: Any, allowed: list[str] | None = None) -> str:
     choices = list(allowed) if allowed else list(DTYPES)
     if not isinstance(value, str) or value not in DTYPES or value not in choices:
-        raise ParamError(f"parameter '{name}': dtype {value!r} is not one of {', '.join(choices)}")
+        raise DtypeError(f"parameter '{name}': dtype {value!r} is not one of {', '.join(choices)}")
     return value
 
 
@@ -148,3 +152,89 @@ def sanitize_comment_text(value: Any, what: str) -> str:
     if len(text) > _MAX_INFO_LEN:
         text = text[:_MAX_INFO_LEN - 3] + "..."
     return text
+
+
+# ------------------------------------------------------------------------------------------------ ORIGINAL
+
+# C parameter types an ORIGINAL record may name (what porter knows how to pass to a launched kernel).
+C_SCALARS = ("float", "double", "int", "unsigned int", "unsigned", "long", "long long", "unsigned long",
+             "unsigned long long", "size_t", "int64_t", "int32_t", "uint32_t", "uint64_t", "bool", "__half",
+             "half", "__hip_bfloat16", "hip_bfloat16", "__nv_bfloat16")
+CTYPES = frozenset([*C_SCALARS, *(f"{t}*" for t in C_SCALARS), *(f"const {t}*" for t in C_SCALARS),
+                    *(f"const {t}" for t in C_SCALARS)])
+_C_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
+_KERNEL_SPELLING = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}(<[A-Za-z0-9_, :.+-]{1,120}>)?")
+EXPR_OPS = ("+", "-", "*", "//", "%", "min", "max", "cdiv")
+_ARG_KEYS = {"name", "ctype", "bind", "key", "value", "output"}
+
+
+def check_expr(what: str, expr: Any, symbols: set[str], depth: int = 0) -> Any:
+    """A launch-geometry expression: int | shape symbol | [op, a, b] with op from EXPR_OPS."""
+    if depth > 16:
+        raise ParamError(f"ORIGINAL {what}: expression nested too deeply")
+    if isinstance(expr, bool):
+        raise ParamError(f"ORIGINAL {what}: {expr!r} is not an expression")
+    if isinstance(expr, int):
+        return expr
+    if isinstance(expr, str):
+        if expr not in symbols:
+            raise ParamError(f"ORIGINAL {what}: {expr!r} is not a shape symbol ({', '.join(sorted(symbols))})")
+        return expr
+    if isinstance(expr, list) and len(expr) == 3 and expr[0] in EXPR_OPS:
+        return [expr[0], check_expr(what, expr[1], symbols, depth + 1), check_expr(what, expr[2], symbols, depth + 1)]
+    raise ParamError(f"ORIGINAL {what}: {expr!r} is not int | symbol | [op, a, b] (op: {', '.join(EXPR_OPS)})")
+
+
+def check_original(record: Any, shape_keys: list[str]) -> dict[str, Any]:
+    """Validate the ORIGINAL constant (CONTRACT.md) before it is rendered: plain data of known shapes only."""
+    if not isinstance(record, dict) or set(record) != {"schema", "file", "kernel", "args", "grid", "block",
+                                                       "shared_bytes"}:
+        raise ParamError(f"ORIGINAL must be a dict with schema, file, kernel, args, grid, block, shared_bytes; "
+                         f"got {sorted(record) if isinstance(record, dict) else type(record).__name__}")
+    if record["schema"] != 1:
+        raise ParamError(f"ORIGINAL schema {record['schema']!r} is not 1")
+    file = sanitize_comment_text(record["file"], "ORIGINAL file")
+    kernel = record["kernel"]
+    if not isinstance(kernel, str) or not _KERNEL_SPELLING.fullmatch(kernel):
+        raise ParamError(f"ORIGINAL kernel {kernel!r} is not `name` or `name<args>`")
+    symbols = set(shape_keys)
+    args = []
+    if not isinstance(record["args"], list):
+        raise ParamError("ORIGINAL args must be a list")
+    for i, arg in enumerate(record["args"]):
+        if not isinstance(arg, dict) or not {"name", "ctype", "bind"} <= set(arg) <= _ARG_KEYS:
+            raise ParamError(f"ORIGINAL args[{i}]: expected name, ctype, bind (+ key/value, output), got {arg!r}")
+        name, ctype, bind = arg["name"], arg["ctype"], arg["bind"]
+        if not isinstance(name, str) or not _C_NAME.fullmatch(name):
+            raise ParamError(f"ORIGINAL args[{i}]: {name!r} is not a C identifier")
+        if ctype not in CTYPES:
+            raise ParamError(f"ORIGINAL args[{i}] ({name}): C type {ctype!r} is not one porter passes")
+        out: dict[str, Any] = {"name": name, "ctype": ctype, "bind": bind}
+        if bind in ("case", "shape"):
+            key = arg.get("key")
+            if not isinstance(key, str) or not IDENT_RE.fullmatch(key) or set(arg) & {"value"}:
+                raise ParamError(f"ORIGINAL args[{i}] ({name}): bind {bind!r} needs an identifier key, got {key!r}")
+            if bind == "shape" and key not in symbols:
+                raise ParamError(f"ORIGINAL args[{i}] ({name}): {key!r} is not a shape key")
+            out["key"] = key
+        elif bind == "const":
+            value = arg.get("value")
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or "key" in arg or (
+                    isinstance(value, float) and not math.isfinite(value)):
+                raise ParamError(f"ORIGINAL args[{i}] ({name}): bind 'const' needs a finite number value")
+            out["value"] = value
+        else:
+            raise ParamError(f"ORIGINAL args[{i}] ({name}): bind {bind!r} is not case, shape or const")
+        if "output" in arg:
+            if arg["output"] is not True or "*" not in ctype or ctype.startswith("const "):
+                raise ParamError(f"ORIGINAL args[{i}] ({name}): output must be True on a non-const pointer")
+            out["output"] = True
+        args.append(out)
+    dims = {}
+    for field in ("grid", "block"):
+        value = record[field]
+        if not isinstance(value, list) or len(value) != 3:
+            raise ParamError(f"ORIGINAL {field} must be a list of 3 expressions")
+        dims[field] = [check_expr(f"{field}[{i}]", e, symbols) for i, e in enumerate(value)]
+    shared = check_expr("shared_bytes", record["shared_bytes"], symbols)
+    return {"schema": 1, "file": file, "kernel": kernel, "args": args, **dims, "shared_bytes": shared}

@@ -68,6 +68,9 @@ class Features:
     compare_loop_vars: bool = False
     neg_inf: bool = False
     template_args: tuple[tuple[str, str], ...] = ()
+    selectors: set[str] = field(default_factory=set)    # names compared with a constant (`act == 1`)
+    float_values: dict[int, float] = field(default_factory=dict)   # id(float literal node) -> its value
+    conds: list[Node] = field(default_factory=list)   # `c ? a : b`
 
 
 def _address(view: FunctionView, node: Node, params: set[str], depth: int = 0) -> tuple[str, list[Node]]:
@@ -155,7 +158,7 @@ def features(fv: FileView, kernel: FunctionView) -> Features:
                     f.shared_reduce = True
                 root, offs = _address(view, lhs, names) if lhs.kind in ("index", "unop") else ("", [])
                 if root and offs:
-                    f.stores.setdefault(root, []).append((_offset(view, offs), rhs))
+                    f.stores.setdefault(root, []).append((_offset(view, offs), _expand(view, rhs, 4)))
                 if node.op == "+=" or (node.op == "=" and strip(rhs).kind == "binop" and strip(rhs).op == "+"):
                     _mac(view, node, rhs, names, f)
                 if lhs.kind == "ref" and not _address(view, lhs, names)[0]:
@@ -170,6 +173,8 @@ def features(fv: FileView, kernel: FunctionView) -> Features:
                         f.macs.append((a, b, node))
             elif node.kind == "for":
                 f.loops.append(node)
+            elif node.kind == "cond" and len(node.children) == 3:
+                f.conds.append(node)
             elif node.kind == "decl" and node.macro == "shared":
                 f.shared += 1
             elif node.kind == "member" and node.op == "z" and node.children and strip(node.children[0]).op == "blockIdx":
@@ -191,6 +196,15 @@ def features(fv: FileView, kernel: FunctionView) -> Features:
             elif node.kind == "unop" and node.op == "-" and node.children and strip(node.children[0]).kind == "call" \
                     and strip(node.children[0]).op in ("__builtin_inff", "INFINITY"):
                 f.neg_inf = True
+            if node.kind == "binop" and node.op in ("==", "!=") and len(node.children) == 2:
+                a, b = (strip(c) for c in node.children)
+                for ref, other in ((a, b), (b, a)):
+                    if ref.kind == "ref" and other.value is not None:
+                        f.selectors.add(ref.op)
+            elif node.kind == "float" and node.loc.line:
+                value = _float_literal(fv.facts, node)
+                if value is not None:
+                    f.float_values[id(node)] = value
             if node.kind in ("binop",) and node.op in (">", "<", ">=", "<=") and len(node.children) == 2:
                 if all(strip(c).kind == "ref" and view.definition(strip(c).ref) is not None
                        for c in node.children) and view.depends_on_thread(node):
@@ -202,6 +216,16 @@ def features(fv: FileView, kernel: FunctionView) -> Features:
                     f.loads.setdefault(root, []).append(_offset(view, offs))
     f.neg_inf = f.neg_inf or any("INFINITY" in n or "inf" in n for n in f.calls if n.startswith("__builtin"))
     return f
+
+
+def _float_literal(facts: FileFacts, node: Node) -> float | None:
+    """The value of a float literal, read from its source span (the IR keeps integer values only)."""
+    loc = node.loc
+    if loc.line != loc.end_line or not 0 < loc.line <= len(facts.lines):
+        return None
+    m = re.fullmatch(r"\s*(\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?)[fF]?\s*",
+                     facts.lines[loc.line - 1][loc.col - 1:loc.end_col - 1])
+    return float(m.group(1)) if m else None
 
 
 def _same_expr(a: Node, b: Node) -> bool:
@@ -312,8 +336,13 @@ def _candidates(f: Features, facts: FileFacts) -> list[Candidate]:
                   "at least two input operands": len(f.pointers) >= 3}
     gemm_forbids = {"exponentials (softmax-like)": has_exp, "square roots (normalization-like)": has_rsqrt}
     batched = f.uses_block_z
-    cand("batched_gemm" if batched else "gemm", gemm_needs, gemm_forbids,
-         {"dtype": dtype, "layout": layout, "epilogue": "alpha_beta" if ab else "overwrite"}, gemm_map)
+    gemm_params: dict[str, object] = {"dtype": dtype, "layout": layout, "epilogue": "alpha_beta" if ab else "overwrite"}
+    if batched:
+        strides = _batch_strides(f, gemm_map[:3])
+        if any(s for _, s in strides):     # a stride not found stays unbound: a refusal, not a guess
+            gemm_map += strides
+            gemm_params["strides"] = True
+    cand("batched_gemm" if batched else "gemm", gemm_needs, gemm_forbids, gemm_params, gemm_map)
 
     # attention: two matrix products around an exponential
     att_needs = {"two products accumulated (Q.K^T and P.V)": len(f.macs) + f.half_macs >= 2 and bool(f.macs),
@@ -339,17 +368,20 @@ def _candidates(f: Features, facts: FileFacts) -> list[Candidate]:
 
     # layernorm / rmsnorm
     gamma_beta = [p for p in inputs if p not in row_map_values(row_map)]
+    eps_params, eps_map = _eps(f)
+    eps_found = "an eps (a run-time argument or one small float constant in the code)"
     cand("layernorm", {"a (reciprocal) square root": has_rsqrt, "a mean (sum divided by the row length)":
                        f.divisions_by_int > 0 or reduces, "a centred square ((x - mean)^2)": f.sub_then_square,
-                       "a reduction over the row": reduces},
+                       "a reduction over the row": reduces, eps_found: eps_params is not None},
          {"an exponential": has_exp, "a matrix product": len(f.macs) >= 2},
-         {"dtype": dtype, "affine": len(gamma_beta) >= 2, "eps": _eps(facts)},
-         row_map + _positional(("gamma", "beta"), gamma_beta) + _positional(("eps",), f.floats))
+         {"dtype": dtype, "affine": len(gamma_beta) >= 2, **(eps_params or {})},
+         row_map + _positional(("gamma", "beta"), gamma_beta) + eps_map)
     cand("rmsnorm", {"a (reciprocal) square root": has_rsqrt, "a sum of squares (x * x)": f.squares > 0,
-                     "a reduction over the row": reduces, "a weight vector": len(gamma_beta) >= 1},
+                     "a reduction over the row": reduces, "a weight vector": len(gamma_beta) >= 1,
+                     eps_found: eps_params is not None},
          {"an exponential": has_exp, "mean subtraction ((x - mean)^2)": f.sub_then_square,
           "a matrix product": len(f.macs) >= 2},
-         {"dtype": dtype, "eps": _eps(facts)}, row_map + _positional(("weight",), gamma_beta))
+         {"dtype": dtype, **(eps_params or {})}, row_map + _positional(("weight",), gamma_beta) + eps_map)
 
     # row reduction
     kinds = {k for k, _ in f.accumulations}
@@ -368,13 +400,41 @@ def _candidates(f: Features, facts: FileFacts) -> list[Candidate]:
          {"dtype": dtype}, row_map)
     act = _activation(f)
     bias = [p for p in inputs if p not in row_map_values(row_map)]
+    ew_params, ew_map = _elementwise(f, outputs)
+    foreign = _foreign_constants(f, act)
+    unknown_select = bool(f.conds) and act != "relu"
     cand("elementwise", {"one output element per thread from inputs at the same position": bool(outputs) and
                          not swapped and bool(inputs)},
          {"a reduction": bool(f.shuffles or f.accumulations or f.macs or f.shared_reduce),
-          "square roots": has_rsqrt},
-         {"dtype": dtype, "bias": bool(bias), "activation": act},
-         row_map[:1] + _positional(("bias",), bias) + row_map[1:])
+          "square roots": has_rsqrt,
+          f"constants the template does not have ({', '.join(map(str, foreign))})": bool(foreign),
+          "a conditional value (c ? a : b) other than ReLU": unknown_select},
+         {"dtype": dtype, "bias": bool(bias), "activation": act, **ew_params},
+         [("x", row_map[0][1])] + _positional(("bias",), bias) + [("y", row_map[1][1])] + row_map[2:] + ew_map)
     return out
+
+
+def _elementwise(f: Features, outputs: list[str]) -> tuple[dict[str, object], list[tuple[str, str]]]:
+    """Run-time scale, where it applies (inside or outside the activation) and accumulation into the output
+    (`y = a * x + y`), read from the stored expression."""
+    if len(outputs) != 1 or not f.stores.get(outputs[0]):
+        return {}, []
+    out = outputs[0]
+    value = strip(f.stores[out][0][1])
+    accumulate = False
+    if value.kind == "binop" and value.op == "+" and len(value.children) == 2:
+        for i, child in enumerate(value.children):
+            if _base_name(child) == out:
+                accumulate, value = True, strip(value.children[1 - i])
+                break
+    params: dict[str, object] = {"accumulate": accumulate}
+    scales = [n.op for n in value.walk() if n.kind == "ref" and n.op in f.floats]
+    if len(set(scales)) != 1:
+        return {**params, "scale": False}, []
+    outside = value.kind == "binop" and value.op == "*" and any(
+        strip(c).kind == "ref" and strip(c).op == scales[0] for c in value.children)
+    return {**params, "scale": True, "order": "bias_act_scale" if outside else "scale_bias_act"}, \
+        [("scale", scales[0])]
 
 
 def row_map_values(arg_map: Iterable[tuple[str, str]]) -> set[str]:
@@ -392,14 +452,15 @@ def _dtype(types: list[str]) -> str:
     return "float32"
 
 
-def _eps(facts: FileFacts) -> float:
-    """A small float literal in the source (the usual eps), else the common default."""
-    for line in facts.lines:
-        for m in re.finditer(r"\b(\d+(?:\.\d*)?[eE]-\d+)f?\b", line):
-            v = float(m.group(1))
-            if 0 < v < 1e-2:
-                return v
-    return 1e-5
+def _eps(f: Features) -> tuple[dict[str, object] | None, list[tuple[str, str]]]:
+    """(template params, argument mapping) for eps: the one float parameter (run-time eps, drawn per case), else
+    the one small float constant written in the code; None when neither (comments are never read)."""
+    if len(f.floats) == 1:
+        return {"runtime_eps": True}, [("eps", f.floats[0])]
+    small = sorted({v for v in f.float_values.values() if 0 < v < 1e-2})
+    if not f.floats and len(small) == 1:
+        return {"runtime_eps": False, "eps": small[0]}, []
+    return None, []
 
 
 def _const_ints(facts: FileFacts, allowed: tuple[int, ...]) -> int | None:
@@ -446,11 +507,55 @@ def _gemm_args(f: Features, pair: tuple[str, str], outputs: list[str]) -> tuple[
     a_strides = [s for idx in f.loads.get(a, []) for s in _index_params(idx, f.ints)]
     b_strides = [s for idx in f.loads.get(b, []) for s in _index_params(idx, f.ints)]
     layout = ("T" if m_param and m_param in a_strides else "N") + ("T" if k_param and k_param in b_strides else "N")
-    floats = f.floats
-    ab = len(floats) >= 2
+    alpha, beta = _alpha_beta(f, c)
+    ab = bool(alpha and beta)
     if ab:
-        arg_map += [("alpha", floats[0]), ("beta", floats[1])]
+        arg_map += [("alpha", alpha), ("beta", beta)]
     return arg_map, layout, ab
+
+
+def _alpha_beta(f: Features, c: str) -> tuple[str, str]:
+    """(alpha, beta) by what they multiply: beta scales the old C (a load of C), alpha the product."""
+    beta = alpha = ""
+    for _, value in f.stores.get(c, []):
+        for n in value.walk():
+            if n.kind == "binop" and n.op == "*" and len(n.children) == 2:
+                for i, child in enumerate(n.children):
+                    child = strip(child)
+                    other = n.children[1 - i]
+                    if child.kind == "ref" and child.op in f.floats:
+                        reads_c = any(m.kind == "index" and _base_name(m) == c for m in other.walk()) or \
+                            any(m.kind == "ref" and m.op == c for m in other.walk())
+                        if reads_c:
+                            beta = beta or child.op
+                        else:
+                            alpha = alpha or child.op
+    return (alpha, beta) if alpha != beta else ("", "")
+
+
+def _base_name(node: Node) -> str:
+    node = strip(node)
+    while node.kind == "index" and node.children:
+        node = strip(node.children[0])
+    return node.op if node.kind == "ref" else ""
+
+
+def _batch_strides(f: Features, operands: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """strideA/B/C: the integer parameter each operand's address multiplies the batch index (blockIdx.z) by."""
+    out = []
+    for name, root in operands:
+        offsets = list(f.loads.get(root, [])) + [i for i, _ in f.stores.get(root, [])]
+        stride = ""
+        for off in offsets:
+            for n in off.walk():
+                if n.kind == "binop" and n.op == "*" and len(n.children) == 2:
+                    for i, child in enumerate(n.children):
+                        child = strip(child)
+                        if child.kind == "ref" and child.op in f.ints and any(
+                                m.kind == "member" and m.op == "z" for m in n.children[1 - i].walk()):
+                            stride = stride or child.op
+        out.append((f"stride{name}", stride))
+    return out
 
 
 def _row_args(f: Features, inputs: list[str], outputs: list[str]) -> list[tuple[str, str]]:
@@ -485,14 +590,40 @@ def _copy_shape(f: Features, inputs: list[str], outputs: list[str]) -> tuple[boo
     return pure, swapped
 
 
+# Float constants each activation is written with; any other constant in an elementwise kernel changes the result
+# in a way the template does not express (a leaky-ReLU slope, a clamp bound, an offset).
+ACTIVATION_CONSTANTS = {"none": {1.0}, "relu": {0.0, 1.0}, "silu": {0.0, 1.0},
+                        "gelu": {0.0, 0.5, 1.0, 2.0, 0.7071067811865476, 1.4142135623730951},
+                        "gelu_tanh": {0.0, 0.5, 1.0, 0.7978845608028654, 0.044715, 3.0}}
+
+
 def _activation(f: Features) -> str:
     if f.calls & ERF or f.calls & TANH:
         return "gelu_tanh" if f.calls & TANH else "gelu"
     if f.calls & EXP:
         return "silu"
-    if f.calls & MAX:
+    if f.calls & MAX or (f.conds and all(_is_relu(c, f.float_values) for c in f.conds)):
         return "relu"
     return "none"
+
+
+def _is_relu(cond: Node, floats: dict[int, float]) -> bool:
+    """`v > 0 ? v : 0` (or `v < 0 ? 0 : v`)."""
+    test, a, b = (strip(c) for c in cond.children)
+    if test.kind != "binop" or test.op not in (">", ">=", "<", "<=") or len(test.children) != 2:
+        return False
+    kept, dropped = (a, b) if test.op in (">", ">=") else (b, a)
+    var, bound = strip(test.children[0]), strip(test.children[1])
+    return _is_zero(dropped, floats) and _is_zero(bound, floats) and _same_expr(kept, var)
+
+
+def _is_zero(node: Node, floats: dict[int, float]) -> bool:
+    return (node.kind == "int" and node.value == 0) or (node.kind == "float" and floats.get(id(node)) == 0.0)
+
+
+def _foreign_constants(f: Features, activation: str) -> list[float]:
+    allowed = ACTIVATION_CONSTANTS[activation]
+    return sorted({v for v in f.float_values.values() if not any(abs(v - a) <= 1e-6 * max(1.0, abs(a)) for a in allowed)})
 
 
 # ------------------------------------------------------------------------------------------------ interface
@@ -503,6 +634,9 @@ class Recognition:
     best: Candidate
     candidates: tuple[Candidate, ...]
     ambiguous: bool
+    features: Features
+    view: FunctionView           # the kernel (instantiation) that was read
+    file_view: FileView
 
 
 THRESHOLD = 0.99     # every required fact must be present
@@ -524,7 +658,8 @@ def recognize(facts: FileFacts, kernel: str) -> Recognition:
     cands = [replace(c, notes=_notes(c, f, views[0], all_views)) for c in cands]
     best = cands[0]
     ties = [c for c in cands[1:] if c.score >= THRESHOLD and best.score - c.score <= TIE]
-    return Recognition(kernel, best, tuple(cands), ambiguous=bool(ties) and best.score >= THRESHOLD)
+    return Recognition(kernel, best, tuple(cands), ambiguous=bool(ties) and best.score >= THRESHOLD, features=f,
+                       view=views[0], file_view=fv)
 
 
 def kernels(facts: FileFacts) -> list[str]:
@@ -536,31 +671,12 @@ def kernels(facts: FileFacts) -> list[str]:
 
 
 def _notes(c: Candidate, f: Features, view: FunctionView, all_views: list[FunctionView]) -> tuple[str, ...]:
-    """What the generated module does not carry over from the original, so the user is not surprised."""
+    """Which instantiation of a template kernel was converted, so the user is not surprised."""
     notes = []
-    mapped = {orig for _, orig in c.arg_map if orig}
     insts = [v for v in all_views if v.fn.template_args]
     if len(insts) > 1:
         chosen = ",".join(a for _, a in view.fn.template_args)
         others = "; ".join("<" + ",".join(a for _, a in v.fn.template_args) + ">" for v in insts if v is not view)
         notes.append(f"the kernel is a template instantiated several times: converted <{chosen}>; "
                      f"also instantiated as {others} (select one with --kernel 'NAME<args>')")
-    for p in f.params:
-        if p.name in mapped or "*" in p.type:
-            continue
-        if p.name in f.floats:
-            notes.append(f"run-time argument '{p.name}' has no counterpart in the generated function: the template "
-                         f"fixes it at render time (see --param; e.g. scale, eps)")
-        elif p.name in f.ints and c.family == "attention":
-            notes.append(f"size argument '{p.name}' is not mapped: call the generated function with batch, heads, "
-                         f"seq_q and seq_kv as your launch computes them")
-        elif p.name in f.ints:
-            notes.append(f"run-time argument '{p.name}' has no counterpart in the generated function: if it selects "
-                         f"behaviour (an activation, a reduction op), the generated module fixes it to "
-                         f"{_chosen_behaviour(c)}; pick another with --param")
     return tuple(notes)
-
-
-def _chosen_behaviour(c: Candidate) -> str:
-    picked = {k: v for k, v in c.params.items() if k in ("activation", "op", "causal", "head_dim")}
-    return ", ".join(f"{k}={v}" for k, v in picked.items()) or "the recognized variant"

@@ -14,7 +14,7 @@ from typing import Any
 
 import jinja2
 
-from porter.convert.params import (DTYPES, ParamError, check_identifier, sanitize_comment_text,
+from porter.convert.params import (DTYPES, ParamError, check_identifier, check_original, sanitize_comment_text,
                                    validate_params, validate_schema)
 from porter.fsutil import atomic_write
 from porter.resources import data_dir
@@ -115,6 +115,7 @@ def _environment() -> jinja2.Environment:
                               keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
     # `py` emits a validated value as a Python literal (repr of str/int/float/bool/dict of those).
     env.filters["py"] = _py_literal
+    env.filters["py_record"] = _py_record
     return env
 
 
@@ -128,13 +129,36 @@ def _py_literal(value: Any) -> str:
     raise TypeError(f"cannot emit {type(value).__name__} as a literal")
 
 
+def _unused(manifest: dict[str, Any], params: dict[str, Any], name: str) -> bool:
+    """A parameter the others make irrelevant (`unless = "runtime_eps"`: eps is not a constant then)."""
+    switch = manifest.get("params", {}).get(name, {}).get("unless")
+    return bool(switch and params.get(switch))
+
+
+def _py_record(record: dict[str, Any] | None) -> str:
+    """A validated ORIGINAL record as a Python literal laid out one field (and one argument) per line."""
+    if record is None:
+        return "None"
+    lines = ["{"]
+    for key, value in record.items():
+        if key == "args":
+            lines.append(f"    {_py_literal(key)}: [")
+            lines += [f"        {_py_literal(arg)}," for arg in value]
+            lines.append("    ],")
+        else:
+            lines.append(f"    {_py_literal(key)}: {_py_literal(value)},")
+    return "\n".join(lines + ["}"])
+
+
 def render(family: str, params: dict[str, Any], *, target: str = "gfx942", config: str | None = None,
-           source_info: dict[str, Any] | None = None) -> str:
+           source_info: dict[str, Any] | None = None, original: dict[str, Any] | None = None) -> str:
     """Return the text of a self-contained TileLang module for `family` with `params`.
 
     `config` names a tuning config of `target` (default: the manifest's first that applies). The module also
     embeds the default config of every other target so the same file runs on either vendor's GPU.
-    `source_info` may hold `file`, `kernel` (and `line`): they go into the header comment only, sanitized."""
+    `source_info` may hold `file`, `kernel`, `launch` (and `line`): they go into the header comment only,
+    sanitized. `original` is the ORIGINAL record of CONTRACT.md (how `porter verify` launches the original on the
+    module's cases), validated field by field; None renders `ORIGINAL = None` (a module not converted from a file)."""
     manifest = load_manifest(family)
     checked = validate_params(family, manifest.get("params", {}), params, manifest.get("dtypes", []))
     configs: dict[str, dict[str, Any]] = {}
@@ -147,7 +171,7 @@ def render(family: str, params: dict[str, Any], *, target: str = "gfx942", confi
     if target not in configs:
         raise ParamError(f"unknown target '{target}' (known: {', '.join(TARGETS)})")
     info = dict(source_info or {})
-    unknown = set(info) - {"file", "kernel", "line"}
+    unknown = set(info) - {"file", "kernel", "line", "launch"}
     if unknown:
         raise ParamError(f"unknown source_info key(s): {', '.join(sorted(map(repr, unknown)))}")
     line = info.get("line")
@@ -157,11 +181,13 @@ def render(family: str, params: dict[str, Any], *, target: str = "gfx942", confi
         "file": sanitize_comment_text(info.get("file", "<unknown>"), "file"),
         "kernel": sanitize_comment_text(info.get("kernel", "<unknown>"), "kernel"),
         "line": line,
+        "launch": sanitize_comment_text(info["launch"], "launch") if "launch" in info else None,
     }
+    record = check_original(original, manifest.get("shape_keys", [])) if original is not None else None
     text = _environment().get_template(f"{family}/kernel.py.j2").render(
         family=family, description=manifest.get("description", ""), p=checked, target=target,
-        config_name=names[target], configs=configs, config_names=names, source=header,
-        params_repr=", ".join(f"{k}={v!r}" for k, v in checked.items()))
+        config_name=names[target], configs=configs, config_names=names, source=header, original=record,
+        params_repr=", ".join(f"{k}={v!r}" for k, v in checked.items() if not _unused(manifest, checked, k)))
     return text
 
 

@@ -3,6 +3,7 @@
 # Source kernel: gemm_f16_tiled (line 17)
 # Template:      gemm    target: gfx942    config: gemm_f16_128x128x32_s2_t256
 # Parameters:    kernel_name='gemm_f16_tiled', dtype='float16', c_dtype='same', layout='NN', epilogue='alpha_beta'
+# Original launch: grid ((((N + 32) - 1) / 32), (((M + 64) - 1) / 64), 1), block (32, 16, 1), shared 0 bytes, from the launch at line 66
 #
 # `python <this file>` checks the kernel against a float64 reference on the GPU present (NaN-prefilled
 # outputs, 5 seeds, shapes that are not multiples of the tile) and exits nonzero on failure;
@@ -24,6 +25,28 @@ import tilelang.language as T
 TARGET = 'gfx942'
 CONFIG_NAMES = {'gfx942': 'gemm_f16_128x128x32_s2_t256', 'sm_90a': 'gemm_f16_128x256x64_s3_t256'}
 CONFIGS = {'gfx942': {'block_M': 128, 'block_N': 128, 'block_K': 32, 'num_stages': 2, 'threads': 256, 'swizzle': True}, 'sm_90a': {'block_M': 128, 'block_N': 256, 'block_K': 64, 'num_stages': 3, 'threads': 256, 'swizzle': True}}
+
+# The original kernel and how it is launched on this module's cases (make_case), for `porter verify`, which runs
+# the original as written and compares its outputs with this module's: each parameter in declaration order bound
+# to a case key, a shape key or (a path this module specialized on) a constant; grid/block over the shape keys.
+ORIGINAL = {
+    'schema': 1,
+    'file': 'gemm_f16_tiled.hip',
+    'kernel': 'gemm_f16_tiled',
+    'args': [
+        {'name': 'A', 'ctype': 'const __half*', 'bind': 'case', 'key': 'A'},
+        {'name': 'B', 'ctype': 'const __half*', 'bind': 'case', 'key': 'B'},
+        {'name': 'C', 'ctype': '__half*', 'bind': 'case', 'key': 'C', 'output': True},
+        {'name': 'M', 'ctype': 'int', 'bind': 'shape', 'key': 'M'},
+        {'name': 'N', 'ctype': 'int', 'bind': 'shape', 'key': 'N'},
+        {'name': 'K', 'ctype': 'int', 'bind': 'shape', 'key': 'K'},
+        {'name': 'alpha', 'ctype': 'float', 'bind': 'case', 'key': 'alpha'},
+        {'name': 'beta', 'ctype': 'float', 'bind': 'case', 'key': 'beta'},
+    ],
+    'grid': [['//', ['-', ['+', 'N', 32], 1], 32], ['//', ['-', ['+', 'M', 64], 1], 64], 1],
+    'block': [32, 16, 1],
+    'shared_bytes': 0,
+}
 
 
 # (atol, rtol, max|d|/max|ref|) per output dtype; outputs are scaled to be O(1) by make_case;
@@ -99,7 +122,7 @@ def build_prim_func(shape: dict, config: dict):
     return gemm_f16_tiled_kernel.get_tir(shape["M"], shape["N"], shape["K"], **config)
 
 
-def gemm_f16_tiled(A: torch.Tensor, B: torch.Tensor, C: torch.Tensor, M: int, N: int, K: int, alpha: float = 1.0, beta: float = 0.0) -> torch.Tensor:
+def gemm_f16_tiled(A: torch.Tensor, B: torch.Tensor, C: torch.Tensor, M: int, N: int, K: int, alpha: float, beta: float) -> torch.Tensor:
     """Same contract as the CUDA kernel: C = alpha * op(A) @ op(B) + beta * C, C updated in place
     (layout NN, row-major storage)."""
     expect = {"A": (M, K), "B": (K, N), "C": (M, N)}
@@ -118,10 +141,7 @@ def _op(x: torch.Tensor, transposed: bool) -> torch.Tensor:
 def reference(case: dict) -> torch.Tensor:
     """float64 result of the same update, from the inputs saved before the kernel ran."""
     prod = _op(case["A"].double(), False) @ _op(case["B"].double(), False)
-    out = case["alpha"] * prod
-    if case["beta"] != 0:
-        out = out + case["beta"] * case["C0"].double()
-    return out
+    return case["alpha"] * prod + case["beta"] * case["C0"].double()
 
 
 TORCH_DTYPES = {"float16": torch.float16, "bfloat16": torch.bfloat16, "float32": torch.float32}
@@ -139,16 +159,16 @@ def make_case(shape: dict, seed: int, device: str) -> dict:
     g = torch.Generator(device="cpu").manual_seed(seed)
     M, N, K = shape["M"], shape["N"], shape["K"]
     dt = TORCH_DTYPES[DTYPE]
+    strides = {}
     # Scaled so every output element is O(1) whatever K is.
     A = (torch.randn((M, K), generator=g) / K ** 0.25).to(dt).to(device)
     B = (torch.randn((K, N), generator=g) / K ** 0.25).to(dt).to(device)
-    # Seeds alternate between beta == 0 with C prefilled with NaN (C must not be read) and beta != 0.
-    beta = 0.0 if seed % 2 == 0 else 0.5
-    if beta == 0:
-        C = torch.full((M, N), float("nan"), dtype=TORCH_DTYPES[C_DTYPE], device=device)
-    else:
-        C = torch.randn((M, N), generator=g).to(TORCH_DTYPES[C_DTYPE]).to(device)
-    return {"shape": shape, "A": A, "B": B, "C": C, "C0": C.clone(), "alpha": 1.5, "beta": beta,
+    c_shape = (M, N)
+    # C is read (beta * C) and written; alpha and beta differ per seed and are never 0 or +-1.
+    C = torch.randn(c_shape, generator=g).to(TORCH_DTYPES[C_DTYPE]).to(device)
+    alpha = (-1) ** seed * (1.25 + torch.rand((), generator=g).item())
+    beta = 0.25 + 0.5 * torch.rand((), generator=g).item()
+    return {"shape": shape, "A": A, "B": B, "C": C, "C0": C.clone(), "alpha": alpha, "beta": beta, **strides,
             "out_dtype": C_DTYPE}
 
 

@@ -2,7 +2,8 @@
 # Source file:   rmsnorm_block.hip
 # Source kernel: rmsnorm_block (line 12)
 # Template:      rmsnorm    target: gfx942    config: rmsnorm_f32_1x1024_t256
-# Parameters:    kernel_name='rmsnorm_block', dtype='float32', eps=1e-05
+# Parameters:    kernel_name='rmsnorm_block', dtype='float32', runtime_eps=True
+# Original launch: grid (M, 1, 1), block (256, 1, 1), shared (N * 4) bytes, from the launch at line 44
 #
 # `python <this file>` checks the kernel against a float64 reference on the GPU present (NaN-prefilled
 # outputs, 5 seeds, shapes that are not multiples of the tile) and exits nonzero on failure;
@@ -24,6 +25,26 @@ import tilelang.language as T
 TARGET = 'gfx942'
 CONFIG_NAMES = {'gfx942': 'rmsnorm_f32_1x1024_t256', 'sm_90a': 'rmsnorm_f32_1x1024_t256'}
 CONFIGS = {'gfx942': {'block_M': 1, 'block_N': 1024, 'threads': 256}, 'sm_90a': {'block_M': 1, 'block_N': 1024, 'threads': 256}}
+
+# The original kernel and how it is launched on this module's cases (make_case), for `porter verify`, which runs
+# the original as written and compares its outputs with this module's: each parameter in declaration order bound
+# to a case key, a shape key or (a path this module specialized on) a constant; grid/block over the shape keys.
+ORIGINAL = {
+    'schema': 1,
+    'file': 'rmsnorm_block.hip',
+    'kernel': 'rmsnorm_block',
+    'args': [
+        {'name': 'x', 'ctype': 'const float*', 'bind': 'case', 'key': 'x'},
+        {'name': 'gamma', 'ctype': 'const float*', 'bind': 'case', 'key': 'weight'},
+        {'name': 'y', 'ctype': 'float*', 'bind': 'case', 'key': 'out', 'output': True},
+        {'name': 'M', 'ctype': 'int', 'bind': 'shape', 'key': 'M'},
+        {'name': 'N', 'ctype': 'int', 'bind': 'shape', 'key': 'N'},
+        {'name': 'eps', 'ctype': 'float', 'bind': 'case', 'key': 'eps'},
+    ],
+    'grid': ['M', 1, 1],
+    'block': [256, 1, 1],
+    'shared_bytes': ['*', 'N', 4],
+}
 
 
 # (atol, rtol, max|d|/max|ref|) per output dtype; outputs are scaled to be O(1) by make_case;
@@ -51,7 +72,6 @@ def config_for(target: str | None = None) -> dict:
 
 DTYPE = 'float32'
 ACCUM_DTYPE = "float32"
-EPS = 1e-05
 
 
 # Rows up to this length are read once into registers and written once; longer rows take two passes.
@@ -59,7 +79,7 @@ RESIDENT_MAX_N = 16384
 
 
 @tilelang.jit(out_idx=None)
-def rmsnorm_block_kernel(M, N, block_M, block_N, threads, eps=EPS, dtype=DTYPE, accum_dtype=ACCUM_DTYPE):
+def rmsnorm_block_kernel(M, N, block_M, block_N, threads, eps, dtype=DTYPE, accum_dtype=ACCUM_DTYPE):
 
     if block_M == 1 and N <= RESIDENT_MAX_N and N % (threads * 8) == 0:
         @T.prim_func
@@ -116,22 +136,24 @@ def rmsnorm_block_kernel(M, N, block_M, block_N, threads, eps=EPS, dtype=DTYPE, 
     return main
 
 
-def build_prim_func(shape: dict, config: dict):
-    return rmsnorm_block_kernel.get_tir(shape["M"], shape["N"], **config)
+def build_prim_func(shape: dict, config: dict, eps: float = 0.1):
+    # eps is compiled in as a constant; its value does not change the lowered structure
+    return rmsnorm_block_kernel.get_tir(shape["M"], shape["N"], eps=eps, **config)
 
 
-def rmsnorm_block(x: torch.Tensor, weight: torch.Tensor, out: torch.Tensor, M: int, N: int) -> torch.Tensor:
-    """Same contract as the CUDA kernel: out[r, :] = x[r, :] / sqrt(mean(x[r, :]^2) + 1e-05) * weight, in place."""
+def rmsnorm_block(x: torch.Tensor, weight: torch.Tensor, out: torch.Tensor, M: int, N: int, eps: float) -> torch.Tensor:
+    """Same contract as the CUDA kernel: out[r, :] = x[r, :] / sqrt(mean(x[r, :]^2) + eps) * weight, in place.
+    eps is compiled in (a different eps compiles another kernel)."""
     for label, tensor, shape in (("x", x, (M, N)), ("weight", weight, (N,)), ("out", out, (M, N))):
         if tuple(tensor.shape) != shape or not tensor.is_contiguous():
             raise ValueError(f"{label}: expected a contiguous tensor of shape {shape}, got {tuple(tensor.shape)}")
-    rmsnorm_block_kernel(M, N, **config_for())(x, weight, out)
+    rmsnorm_block_kernel(M, N, eps=float(eps), **config_for())(x, weight, out)
     return out
 
 
 def reference(case: dict) -> torch.Tensor:
     x = case["x"].double()
-    return x * torch.rsqrt(x.pow(2).mean(dim=1, keepdim=True) + EPS) * case["weight"].double()
+    return x * torch.rsqrt(x.pow(2).mean(dim=1, keepdim=True) + case["eps"]) * case["weight"].double()
 
 
 TORCH_DTYPES = {"float16": torch.float16, "bfloat16": torch.bfloat16, "float32": torch.float32}
@@ -142,21 +164,26 @@ LOWER_SHAPE = {"M": 4096, "N": 1000}
 BENCH_SHAPE = {"M": 8192, "N": 4096}
 
 
+def _eps(g: torch.Generator) -> float:
+    # Large enough to change the result visibly, different per seed: a conversion that fixes eps disagrees.
+    return 0.02 + 0.2 * torch.rand((), generator=g).item()
+
+
 def make_case(shape: dict, seed: int, device: str) -> dict:
     g = torch.Generator(device="cpu").manual_seed(seed)
     dt = TORCH_DTYPES[DTYPE]
     x = torch.randn((shape["M"], shape["N"]), generator=g).to(dt).to(device)
     weight = (1 + 0.1 * torch.randn((shape["N"],), generator=g)).to(dt).to(device)
     out = torch.full((shape["M"], shape["N"]), float("nan"), dtype=dt, device=device)
-    return {"shape": shape, "x": x, "weight": weight, "out": out, "out_dtype": DTYPE}
+    return {"shape": shape, "x": x, "weight": weight, "out": out, "eps": _eps(g), "out_dtype": DTYPE}
 
 
 def run_kernel(case: dict) -> torch.Tensor:
-    return rmsnorm_block(case["x"], case["weight"], case["out"], case["shape"]["M"], case["shape"]["N"])
+    return rmsnorm_block(case["x"], case["weight"], case["out"], case["shape"]["M"], case["shape"]["N"], case["eps"])
 
 
 def torch_baseline(case: dict) -> torch.Tensor:
-    return torch.nn.functional.rms_norm(case["x"], (case["shape"]["N"],), case["weight"], EPS)
+    return torch.nn.functional.rms_norm(case["x"], (case["shape"]["N"],), case["weight"], case["eps"])
 
 
 def work(shape: dict) -> tuple[float, float]:

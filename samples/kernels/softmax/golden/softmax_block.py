@@ -3,6 +3,7 @@
 # Source kernel: softmax_block (line 38)
 # Template:      softmax    target: gfx942    config: softmax_f32_1x1024_t256
 # Parameters:    kernel_name='softmax_block', dtype='float32'
+# Original launch: grid (M, 1, 1), block (256, 1, 1), shared 0 bytes, from the launch at line 56
 #
 # `python <this file>` checks the kernel against a float64 reference on the GPU present (NaN-prefilled
 # outputs, 5 seeds, shapes that are not multiples of the tile) and exits nonzero on failure;
@@ -24,6 +25,24 @@ import tilelang.language as T
 TARGET = 'gfx942'
 CONFIG_NAMES = {'gfx942': 'softmax_f32_1x1024_t256', 'sm_90a': 'softmax_f32_1x1024_t256'}
 CONFIGS = {'gfx942': {'block_M': 1, 'block_N': 1024, 'threads': 256}, 'sm_90a': {'block_M': 1, 'block_N': 1024, 'threads': 256}}
+
+# The original kernel and how it is launched on this module's cases (make_case), for `porter verify`, which runs
+# the original as written and compares its outputs with this module's: each parameter in declaration order bound
+# to a case key, a shape key or (a path this module specialized on) a constant; grid/block over the shape keys.
+ORIGINAL = {
+    'schema': 1,
+    'file': 'softmax_block.hip',
+    'kernel': 'softmax_block',
+    'args': [
+        {'name': 'x', 'ctype': 'const float*', 'bind': 'case', 'key': 'x'},
+        {'name': 'y', 'ctype': 'float*', 'bind': 'case', 'key': 'out', 'output': True},
+        {'name': 'M', 'ctype': 'int', 'bind': 'shape', 'key': 'M'},
+        {'name': 'N', 'ctype': 'int', 'bind': 'shape', 'key': 'N'},
+    ],
+    'grid': ['M', 1, 1],
+    'block': [256, 1, 1],
+    'shared_bytes': 0,
+}
 
 
 # (atol, rtol, max|d|/max|ref|) per output dtype; outputs are scaled to be O(1) by make_case;

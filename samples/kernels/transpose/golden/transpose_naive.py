@@ -3,6 +3,7 @@
 # Source kernel: transpose_naive (line 10)
 # Template:      transpose    target: gfx942    config: transpose_f32_64x64_p2_t256
 # Parameters:    kernel_name='transpose_naive', dtype='float32'
+# Original launch: grid ((((N + 32) - 1) / 32), (((M + 8) - 1) / 8), 1), block (32, 8, 1), shared 0 bytes, from the launch at line 19
 #
 # `python <this file>` checks the kernel against a float64 reference on the GPU present (NaN-prefilled
 # outputs, 5 seeds, shapes that are not multiples of the tile) and exits nonzero on failure;
@@ -24,6 +25,24 @@ import tilelang.language as T
 TARGET = 'gfx942'
 CONFIG_NAMES = {'gfx942': 'transpose_f32_64x64_p2_t256', 'sm_90a': 'transpose_f32_64x64_p2_t256'}
 CONFIGS = {'gfx942': {'block_M': 64, 'block_N': 64, 'pad': 2, 'threads': 256}, 'sm_90a': {'block_M': 64, 'block_N': 64, 'pad': 2, 'threads': 256}}
+
+# The original kernel and how it is launched on this module's cases (make_case), for `porter verify`, which runs
+# the original as written and compares its outputs with this module's: each parameter in declaration order bound
+# to a case key, a shape key or (a path this module specialized on) a constant; grid/block over the shape keys.
+ORIGINAL = {
+    'schema': 1,
+    'file': 'transpose_naive.hip',
+    'kernel': 'transpose_naive',
+    'args': [
+        {'name': 'in', 'ctype': 'const float*', 'bind': 'case', 'key': 'x'},
+        {'name': 'out', 'ctype': 'float*', 'bind': 'case', 'key': 'out', 'output': True},
+        {'name': 'rows', 'ctype': 'int', 'bind': 'shape', 'key': 'M'},
+        {'name': 'cols', 'ctype': 'int', 'bind': 'shape', 'key': 'N'},
+    ],
+    'grid': [['//', ['-', ['+', 'N', 32], 1], 32], ['//', ['-', ['+', 'M', 8], 1], 8], 1],
+    'block': [32, 8, 1],
+    'shared_bytes': 0,
+}
 
 
 # (atol, rtol, max|d|/max|ref|) per output dtype; outputs are scaled to be O(1) by make_case;
