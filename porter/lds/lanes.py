@@ -167,10 +167,11 @@ class _Loop:
 class AccessWalker:
     """Accesses of one function under one block shape."""
 
-    def __init__(self, facts: FileFacts, view: FunctionView, block: tuple[int, int, int]) -> None:
+    def __init__(self, facts: FileFacts, view: FunctionView, block: tuple[int, int, int], wave_size: int = 0) -> None:
         self.facts = facts
         self.view = view
         self.block = block
+        self.wave_size = wave_size  # the target's wavefront: the value of warpSize and the lane-id modulus
         fn_usr = view.fn.usr
         self.decls: dict[str, SharedDecl] = {}
         for d in facts.shared:
@@ -458,7 +459,7 @@ class AccessWalker:
                 args = call.children[1:] if call.kind == "mcall" else call.children
                 if pos >= len(args):
                     return None
-                p = AccessWalker(self.facts, caller, self.block)._pointer(args[pos], depth + 1)
+                p = AccessWalker(self.facts, caller, self.block, self.wave_size)._pointer(args[pos], depth + 1)
                 if p is None:
                     return None
                 if any(not s.startswith(("tid.", "bdim.", "u:")) for s in symbols(p.offset)):
@@ -511,8 +512,9 @@ class AccessWalker:
                 return ("?:", ("<", a, b) if "min" in node.op else (">", a, b), a, b)
             if node.op in ("__mul24", "__umul24") and len(args) == 2:
                 return ("*", self.expr(args[0], depth + 1), self.expr(args[1], depth + 1))
-            if node.op in ("__lane_id",):
-                return ("%", ("+", "tid.x", ("*", "tid.y", "bdim.x")), 64)
+            if node.op in ("__lane_id",) and self.wave_size:
+                return ("%", ("+", ("+", "tid.x", ("*", "tid.y", "bdim.x")), ("*", ("*", "tid.z", "bdim.y"), "bdim.x")),
+                        self.wave_size)
             raise Undetermined(f"the result of '{node.op}()'", node)
         if k == "index":
             raise Undetermined("an index loaded from memory", node)
@@ -520,8 +522,11 @@ class AccessWalker:
 
     def _ref(self, node: Node, depth: int) -> Expr:
         ref = node.ref
-        if node.op == "warpSize":
-            raise Undetermined("warpSize in an index (not a compile-time constant on ROCm 7)", node)
+        if node.op == "warpSize" and ref not in self.view.decls:
+            # the builtin: at run time it is the wavefront size, whether or not it is a compile-time constant
+            if not self.wave_size:
+                raise Undetermined("warpSize in an index (the target's wavefront size is not known)", node)
+            return self.wave_size
         loop = self._loop_of_var(node)
         if loop is not None:
             return loop.value

@@ -84,7 +84,7 @@ def _analyze_file(facts: FileFacts, target: Target, params: dict[str, Any]) -> _
     default = _block_param(params)
     for view in function_views(facts):
         for block in function_blocks(facts, view.fn, default):
-            accesses, unresolved = AccessWalker(facts, view, block.dims).accesses()
+            accesses, unresolved = AccessWalker(facts, view, block.dims, model.wave_size).accesses()
             for u in unresolved:
                 out.unresolved.setdefault((u.node.loc.line, u.node.loc.col), (u, block))
             groups: dict[tuple[str, str], list[LdsAccess]] = {}
