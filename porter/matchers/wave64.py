@@ -622,6 +622,7 @@ def host_launch_32(facts: FileFacts, target: Target, params: dict[str, Any]) -> 
                              f"'{launch.kernel}' uses {op.op or 'a warpSize-wide loop'} (line {op.loc.line}), which "
                              f"spans two rows in one {target.wave_size}-lane wavefront",
                      "wave": str(target.wave_size)}, confidence="high")
+    yield from _grid_per_32(fv, target)
     # A host count of 32-thread warps is wrong only against device code that works in hardware wavefronts;
     # next to kernels built on deliberate 32-lane logical warps (width 32, WARP_SIZE = 32) it is consistent.
     device = list(_device_views(fv))
@@ -650,6 +651,44 @@ def host_launch_32(facts: FileFacts, target: Target, params: dict[str, Any]) -> 
                 continue
             yield Match(node.loc, {"what": f"'{_spell(facts, node)}' counts warps of 32 threads",
                                    "wave": str(target.wave_size)}, confidence="medium")
+
+
+def _block_wave_stride(view: FunctionView) -> Node | None:
+    """`blockIdx.x * warpSize`: each block of this kernel owns one wavefront's width of elements."""
+    for node in view.nodes():
+        if node.kind == "binop" and node.op == "*" and len(node.children) == 2:
+            for a, b in (node.children, node.children[::-1]):
+                a = strip(a)
+                if a.kind == "member" and a.children and strip(a.children[0]).op == "blockIdx" \
+                        and view.const(b) == W:
+                    return node
+    return None
+
+
+def _grid_per_32(fv: FileView, target: Target) -> Iterator[Match]:
+    """A grid of n / 32 blocks for a kernel whose blocks each cover warpSize elements: on gfx942 the blocks
+    reach twice as far as n."""
+    facts = fv.facts
+    hosts = {v.fn.usr: v for v in fv.views}
+    for launch in facts.launches:
+        host = hosts.get(launch.caller)
+        if host is None or launch.grid is None:
+            continue
+        grid = strip(launch.grid)
+        if grid.kind == "call" and grid.op == "dim3" and grid.children:
+            grid = strip(grid.children[0])   # the x extent
+        if grid.kind == "ref" and host.definition(grid.ref) is not None:
+            grid = host.definition(grid.ref)
+        divs = [n for n in grid.walk() if n.kind == "binop" and len(n.children) == 2
+                and {"/": 32, ">>": 5}.get(n.op) == host.const(n.children[1])]
+        stride = next((st for k in fv.kernel_by_name(launch.kernel) if (st := _block_wave_stride(k))), None)
+        if not divs or stride is None:
+            continue
+        yield Match(divs[0].loc, {"what": f"'{_spell(facts, divs[0])}' launches one block per 32 elements, but "
+                                          f"'{launch.kernel}' gives each block '{_spell(facts, stride)}' (line "
+                                          f"{stride.loc.line}), {target.wave_size} elements on gfx942: half of "
+                                          f"the blocks run past the end", "wave": str(target.wave_size)},
+                    confidence="high")
 
 
 # --------------------------------------------------------------------------------------------------- W64-010

@@ -71,3 +71,20 @@ void launch_rows_per_wave(float* x, int m) {
   hipDeviceGetAttribute(&w, hipDeviceAttributeWarpSize, 0);
   rows_per_wave<<<num_blocks * (w / 64 + 1), 128>>>(x);
 }
+
+// Each block owns warpSize columns (64 on gfx942), the host launches one block per 32 columns.
+__global__ void column_sums(float* dbias, const float* dout, int rows, int cols) {
+  const int col = blockIdx.x * warpSize + threadIdx.x % warpSize;
+  float s = 0.0f;
+  for (int r = threadIdx.x / warpSize; r < rows; r += blockDim.x / warpSize) s += dout[r * cols + col];
+  atomicAdd(&dbias[col], s);
+}
+
+void launch_column_sums(float* dbias, const float* dout, int rows, int cols, int w) {
+  // expect: W64-009
+  const int grid_size = cols / 32;
+  column_sums<<<grid_size, 128>>>(dbias, dout, rows, cols);
+  // ok: W64-009
+  const int grid_wave = cols / w;
+  column_sums<<<grid_wave, 128>>>(dbias, dout, rows, cols);
+}
