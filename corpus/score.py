@@ -2,6 +2,7 @@
 
     python corpus/score.py [--json] [-j N] [--cache DIR] [--mirrors DIR] [--store DIR]
     python corpus/score.py --trees [--json] [-j N]       crashes and time per file over whole trees
+    python corpus/score.py --snapshot ID [--snapshot ID]  only some snapshots
 
 Scoring (see corpus/README.md): porter's analysis (this checkout's code, every confidence, LDS-000 notes left out)
 runs on each labelled file with its snapshot's flags. A finding counts for the category of its rule id (W64-* =
@@ -243,9 +244,16 @@ def main() -> int:
     ap.add_argument("--trees", action="store_true", help="analyze whole trees: crashes and time per file")
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--timeout", type=float, default=120.0)
+    ap.add_argument("--snapshot", action="append", metavar="ID", help="only these snapshots (repeatable)")
     add_location_args(ap)
     args = ap.parse_args()
     corpus = load_corpus()
+    if args.snapshot:
+        unknown = set(args.snapshot) - set(corpus.snapshots)
+        if unknown:
+            ap.error(f"unknown snapshot(s): {', '.join(sorted(unknown))}")
+        corpus.snapshots = {k: v for k, v in corpus.snapshots.items() if k in args.snapshot}
+        corpus.files = [lf for lf in corpus.files if lf.snapshot in args.snapshot]
     m = materialize(corpus, args.cache, args.mirrors, args.store)
     if not m.verified and not (args.trees and m.roots):
         return not_available(m, corpus, args.json)
