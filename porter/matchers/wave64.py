@@ -293,11 +293,26 @@ def lane_arith_32(facts: FileFacts, target: Target, params: dict[str, Any]) -> I
             reason = f"the same code also numbers lanes by the wavefront " \
                      f"({_lane_expr_text(facts, mixed, {LANEW, WARPW})})"
             confidence = "medium"
+        elif (tree := _wave_shuffle_loop([view, *fv.callees(view)])) is not None:
+            reason = f"the shuffle loop at line {tree.loc.line} starts at warpSize / 2 and combines all " \
+                     f"{target.wave_size} lanes, so lane 32 holds a partial result that its group reads as the warp's"
+            confidence = "medium"
         else:
             continue
         for node in group_nodes:
             yield Match(node.loc, {"expr": _spell(facts, node), "reason": reason, "wave": str(target.wave_size)},
                         confidence=confidence)
+
+
+def _wave_shuffle_loop(views: Iterable[FunctionView]) -> Node | None:
+    """A shuffle loop whose offsets start at warpSize / 2 (or warpSize): a reduction over the whole wavefront."""
+    for v in views:
+        for loop in (n for n in v.nodes() if n.kind == "for"):
+            parts = _loop_parts(v, loop)
+            if parts and parts[1] in (W_HALF, W) and any(c.kind == "call" and c.op in SHUFFLES
+                                                         for c in parts[3].walk()):
+                return loop
+    return None
 
 
 _WARPISH = re.compile(r"(?i)warp|wave")
@@ -551,13 +566,16 @@ def per_warp_array_32(facts: FileFacts, target: Target, params: dict[str, Any]) 
                 continue
             decl = shared_decls[acc.ref]
             extent = _bracket_text(facts, decl)
-            sized_by_32 = re.search(r"/\s*32\b|>>\s*5\b", extent) is not None
+            counts = _warp_count_constants(view)
+            used = {n.ref for n in view.nodes() if n.kind == "ref" and n.ref in counts}
+            sized_by_32 = re.search(r"/\s*32\b|>>\s*5\b", extent) is not None or any(
+                re.search(rf"\b{re.escape(counts[r].op)}\b", extent) for r in used)
             in_decl_bounds = {id(k) for b in view.nodes() if b.kind == "bounds" for k in b.walk()}
             bounds = [n for n in view.nodes() if n.kind == "binop" and n.op in ("/", ">>") and len(n.children) == 2
                       and id(n) not in in_decl_bounds
                       and view.const(n.children[1]) == {"/": 32, ">>": 5}[n.op]
                       and view.lane_class(n.children[0]) is None and not view.depends_on_thread(n.children[0])]
-            if not sized_by_32 and not bounds:
+            if not sized_by_32 and not bounds and not used:
                 continue
             sized = f"'{decl.op}' is sized [{extent.strip()}] for 32-lane warps"
             detail = sized if sized_by_32 else f"partials are counted with '{_spell(facts, bounds[0])}' " \
@@ -570,6 +588,22 @@ def per_warp_array_32(facts: FileFacts, target: Target, params: dict[str, Any]) 
                 yield Match(b.loc, {"what": f"{slots} '{_spell(facts, b)}' counts 32-lane warps: half of the slots "
                                             f"are never written", "wave": str(target.wave_size)},
                             confidence="medium")
+            for r in sorted(used):   # the constant's definition is the line to change
+                yield Match(counts[r].loc, {"what": f"{slots} '{counts[r].op}' is defined here as a count of "
+                                                    f"32-lane warps: half of the slots are never written",
+                                            "wave": str(target.wave_size)})
+
+
+def _warp_count_constants(view: FunctionView) -> dict[str, Node]:
+    """Constants (local or file-scope) defined as a thread count divided by 32: NUM_WARPS = 256 / 32."""
+    out = {}
+    for d in [*view.decls.values(), *view.facts.globals]:
+        init = strip(d.children[0]) if d.kind == "decl" and d.children and d.children[0].kind != "bounds" else None
+        if init is not None and init.kind == "binop" and init.op in ("/", ">>") and len(init.children) == 2 \
+                and view.const(init.children[1]) == {"/": 32, ">>": 5}[init.op] \
+                and view.lane_class(init.children[0]) is None and not view.depends_on_thread(init.children[0]):
+            out[d.ref] = d
+    return out
 
 
 def _bracket_text(facts: FileFacts, decl: Node) -> str:

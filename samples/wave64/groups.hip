@@ -74,3 +74,24 @@ __global__ void tile_reduce(const float* x, float* out) {
   v = tile.shfl(v, 0);
   if (tile.thread_rank() == 0) out[tile.meta_group_rank()] = v;
 }
+
+// Bug: a whole-wavefront reduction (from warpSize / 2) read back by 32-lane group ids: lane 32 holds the
+// partial sum of lanes 32-63 and writes it as a second warp's total.
+__global__ void tree_then_groups(const float* in, float* partial) {
+  float v = in[blockIdx.x * blockDim.x + threadIdx.x];
+  for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_down(v, o);
+  // expect: W64-002
+  const int lane = threadIdx.x & 31;
+  // expect: W64-002
+  if (lane == 0) partial[blockIdx.x * 8 + (threadIdx.x >> 5)] = v;
+}
+
+// Correct: the same reduction read back by wavefront ids.
+__global__ void tree_then_waves(const float* in, float* partial) {
+  float v = in[blockIdx.x * blockDim.x + threadIdx.x];
+  for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_down(v, o);
+  // ok: W64-002
+  const int lane = threadIdx.x & (warpSize - 1);
+  // ok: W64-002
+  if (lane == 0) partial[blockIdx.x * 4 + threadIdx.x / warpSize] = v;
+}

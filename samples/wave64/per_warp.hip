@@ -38,3 +38,39 @@ __global__ void block_reduce_wave(const float* in, float* out) {
     out[blockIdx.x] = s;
   }
 }
+
+// Bug: the warp count is a constant derived from 32 lanes; partials are read back per 64-lane wavefront.
+// expect: W64-008
+constexpr int NUM_WARPS = 256 / 32;
+
+__global__ void block_reduce_const(const float* in, float* out) {
+  __shared__ float partial[NUM_WARPS];
+  float v = in[blockIdx.x * 256 + threadIdx.x];
+  for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_down(v, o);
+  // expect: W64-008
+  if (threadIdx.x % warpSize == 0) partial[threadIdx.x / warpSize] = v;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    float s = 0.0f;
+    for (int i = 0; i < NUM_WARPS; ++i) s += partial[i];
+    out[blockIdx.x] = s;
+  }
+}
+
+// Correct: the count follows the wavefront width.
+// ok: W64-008
+constexpr int NUM_WAVES = 256 / 64;
+
+__global__ void block_reduce_const_ok(const float* in, float* out) {
+  __shared__ float partial[NUM_WAVES];
+  float v = in[blockIdx.x * 256 + threadIdx.x];
+  for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_down(v, o);
+  // ok: W64-008
+  if (threadIdx.x % warpSize == 0) partial[threadIdx.x / warpSize] = v;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    float s = 0.0f;
+    for (int i = 0; i < NUM_WAVES; ++i) s += partial[i];
+    out[blockIdx.x] = s;
+  }
+}
