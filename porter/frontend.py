@@ -8,6 +8,7 @@ analyzed file are walked: walking a cursor costs microseconds through ctypes, an
 from __future__ import annotations
 
 import ctypes
+import fcntl
 import hashlib
 import json
 import os
@@ -278,27 +279,48 @@ _PCH_HEADER = """// porter precompiled header: the HIP stub and the standard hea
 """
 
 
-def precompiled_header(config: ParseConfig) -> Path | None:
-    """Build (once, cached by content) a PCH of the stub and common STL headers; None if it cannot be built."""
+def precompiled_header(config: ParseConfig, broken: Path | None = None) -> Path | None:
+    """Build (once, cached by content) a PCH of the stub and common STL headers; None if it cannot be built or
+    stored (an unwritable cache folder: files are then parsed without it). Workers build it under a lock, each
+    into its own temporary file renamed into place, so that no one ever reads a partial PCH; `broken` is a PCH
+    that failed to load: it is rebuilt unless another worker has replaced it already."""
     stub = (STUB_INCLUDE / "porter_hip_stub.h").read_bytes()
     key = hashlib.sha256(json.dumps([_base_args(config), __version__, ci.__file__]).encode() + stub
                          + _PCH_HEADER.encode()).hexdigest()[:16]
     pch = _cache_dir() / "pch" / f"stub-{config.target}-{key}.pch"
-    if pch.is_file():
+    if broken is None and pch.is_file():
         return pch
-    pch.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        pch.parent.mkdir(parents=True, exist_ok=True)
+        with open(pch.with_suffix(".lock"), "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if pch.is_file() and (broken is None or not os.path.samefile(pch, broken)):
+                return pch   # another worker built it while this one waited
+            return _build_pch(pch, config)
+    except OSError:
+        return None
+
+
+def _build_pch(pch: Path, config: ParseConfig) -> Path | None:
+    # The PCH records its header's size and time: the header is written once and never rewritten (a rewrite,
+    # even with the same text, invalidates every PCH built from it).
     header = pch.with_suffix(".h")
-    header.write_text(_PCH_HEADER)
+    if not header.is_file() or header.read_text() != _PCH_HEADER:
+        tmp_header = header.with_suffix(f".{os.getpid()}.h.tmp")
+        tmp_header.write_text(_PCH_HEADER)
+        os.replace(tmp_header, header)
+    tmp = pch.with_suffix(f".{os.getpid()}.tmp")
     try:
         tu = ci.Index.create().parse(str(header), args=_base_args(config),
                                      options=ci.TranslationUnit.PARSE_INCOMPLETE)
         if any(d.severity >= ci.Diagnostic.Error for d in tu.diagnostics):
             return None
-        tmp = pch.with_suffix(f".{os.getpid()}.tmp")
         tu.save(str(tmp))
-        os.replace(tmp, pch)  # atomic: concurrent workers may race to build it
-    except (ci.TranslationUnitLoadError, ci.TranslationUnitSaveError, OSError):
+        os.replace(tmp, pch)
+    except (ci.TranslationUnitLoadError, ci.TranslationUnitSaveError):
         return None
+    finally:
+        tmp.unlink(missing_ok=True)
     return pch
 
 
@@ -414,12 +436,35 @@ def _clang_name(path: Path) -> str:
 
 
 def parse(path: Path, config: ParseConfig) -> ci.TranslationUnit:
+    """Parse with the PCH; a PCH that does not load (corrupt, truncated by an interrupted run, stale) is rebuilt
+    once, and if that does not help the file is parsed without one."""
     pch = precompiled_header(config) if config.use_pch else None
-    args = build_args(path, config, pch)
+    tu = _parse_with(path, config, pch)
+    if pch is not None and (tu is None or _pch_failed(tu)):
+        pch = precompiled_header(config, broken=pch)
+        tu = _parse_with(path, config, pch) if pch is not None else None
+        if tu is None or _pch_failed(tu):
+            tu = _parse_with(path, config, None)
+    assert tu is not None
+    return tu
+
+
+def _parse_with(path: Path, config: ParseConfig, pch: Path | None) -> ci.TranslationUnit | None:
+    """None when libclang cannot load the PCH (or anything else) with one; without one a FrontendError."""
     try:
-        return ci.Index.create(excludeDecls=True).parse(_clang_name(path), args=args, options=_PARSE_OPTIONS)
+        return ci.Index.create(excludeDecls=True).parse(_clang_name(path), args=build_args(path, config, pch),
+                                                        options=_PARSE_OPTIONS)
     except ci.TranslationUnitLoadError as exc:
-        raise FrontendError(f"{path}: libclang could not parse the file ({exc})") from exc
+        if pch is None:
+            raise FrontendError(f"{path}: libclang could not parse the file ({exc})") from exc
+        return None
+
+
+_PCH_ERROR = re.compile(r"precompiled header|PCH file|AST file", re.IGNORECASE)
+
+
+def _pch_failed(tu: ci.TranslationUnit) -> bool:
+    return any(d.severity >= ci.Diagnostic.Error and _PCH_ERROR.search(d.spelling) for d in tu.diagnostics)
 
 
 def analyze_file(path: Path, config: ParseConfig) -> FileFacts:
