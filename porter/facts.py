@@ -147,7 +147,9 @@ class Launch:
     args: tuple[Node, ...]
     loc: Loc
     block_source: str = ""                    # where block_dims came from when the launch names a variable:
-                                              # "`dim3 threads` at line 28"; "" when written at the launch
+                                              # "`dim3 threads` at f.hip:28"; "" when written at the launch
+    block_partial: tuple[int | None, int | None, int | None] | None = None  # a block only partly constant,
+                                              # e.g. dim3(4, 8, n): (4, 8, None); block_dims is then None
 
 
 @dataclass(frozen=True, slots=True)

@@ -690,10 +690,16 @@ class _Extractor:
         for i in pending:
             ln = self.launches[i]
             dims, decl = _local_dims(ln.block, decls, assigned)  # type: ignore[arg-type]
-            if dims is not None and decl is not None:
+            if dims is None or all(d is None for d in dims):
+                continue
+            source = ""
+            if decl is not None:
                 what = f"{decl.type.replace('const ', '')} {decl.op}"
-                where = f"{Path(decl.loc.path).name}:{decl.loc.line}"
-                self.launches[i] = replace(ln, block_dims=dims, block_source=f"`{what}` at {where}")
+                source = f"`{what}` at {Path(decl.loc.path).name}:{decl.loc.line}"
+            if None in dims:
+                self.launches[i] = replace(ln, block_partial=dims, block_source=source)
+            elif decl is not None:
+                self.launches[i] = replace(ln, block_dims=dims, block_source=source)  # type: ignore[arg-type]
 
     def _launch_bounds(self, c: ci.Cursor, targs: dict[str, str]) -> tuple[int, ...]:
         """__launch_bounds__(a, b) is a macro of the stub (its uses are not recorded when it comes from the
@@ -1110,8 +1116,9 @@ def _dims(block: Node | None) -> tuple[int, int, int] | None:
 
 
 def _local_dims(node: Node, decls: dict[str, Node], assigned: set[str],
-                depth: int = 0) -> tuple[tuple[int, int, int] | None, Node | None]:
-    """_dims through local variables: the block dims and the variable declaration they were read from."""
+                depth: int = 0) -> tuple[tuple[int | None, int | None, int | None] | None, Node | None]:
+    """_dims through local variables: the block dims (None for a dimension that is not a constant) and the
+    variable declaration they were read from."""
     while node.value is None and node.kind in ("cast", "other") and len(node.children) == 1:
         node = node.children[0]
     if depth > 8:
@@ -1124,15 +1131,14 @@ def _local_dims(node: Node, decls: dict[str, Node], assigned: set[str],
         dims, inner = _local_dims(init, decls, assigned, depth + 1)
         return dims, inner or decl
     if node.kind == "call" and node.op == "dim3" or node.kind == "init_list" and node.type.endswith("dim3"):
-        vals, source = [], None
+        vals: list[int | None] = []
+        source = None
         for c in node.children:
             if c.kind == "default":
                 vals.append(1)
                 continue
             d, src = _local_dims(c, decls, assigned, depth + 1)
-            if d is None or d[1:] != (1, 1):
-                return None, None
-            vals.append(d[0])
+            vals.append(d[0] if d is not None and d[1:] == (1, 1) else None)
             source = source or src
         vals = (vals + [1, 1, 1])[:3]
         return (vals[0], vals[1], vals[2]), source

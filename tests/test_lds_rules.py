@@ -127,8 +127,13 @@ def test_block_from_host_variables_and_constexpr_bounds() -> None:
     wide = [x for x in findings if x.rule_id == "LDS-001" and "`int nthreads`" in x.message]
     assert len(wide) == 1 and wide[0].message.startswith("2-way")
     f = at(findings, "LDS-001", line_of(path, "s[threadIdx.x * 8] = out[threadIdx.x];"))
-    launch = line_of(path, "runtimeBlock<<<grid, chosen>>>(d);")
-    assert f"block 256x1x1 assumed (the block of the launch at line {launch} is not a constant" in f.message
+    decl = line_of(path, "dim3 chosen(n);")
+    assert f"block 256x1x1 assumed (?x1x1 from `dim3 chosen` at launch.hip:{decl}, the unknown dimension" in f.message
+    f = at(findings, "LDS-001", line_of(path, "s[threadIdx.y][threadIdx.x] = out[threadIdx.x];"))
+    decl = line_of(path, "dim3 blk = {4, 8, (unsigned)n / 32};")
+    assert f.message.startswith("8-way") and f.confidence == "medium"
+    assert f"block 4x8x8 assumed (4x8x? from `dim3 blk` at launch.hip:{decl}, the unknown dimension sized for 256" \
+        in f.message
 
 
 # ------------------------------------------------------------------------------------------------ --explain

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from math import prod
 from typing import Iterator, Sequence
 
-from porter.facts import FileFacts, Function, Node, SharedDecl
+from porter.facts import FileFacts, Function, Launch, Node, SharedDecl
 from porter.ir import FunctionView, file_view, strip
 from porter.lds.affine import EvalError, Expr, evaluate, symbols
 
@@ -74,6 +74,7 @@ def kernel_blocks(facts: FileFacts, fn: Function, default: Sequence[int]) -> lis
     targs = tuple(v for _, v in fn.template_args)
     out: dict[tuple[int, int, int], BlockGuess] = {}
     unresolved: list[int] = []  # lines of this kernel's launches whose block is not a constant
+    partial = None              # the first launch whose block is constant in some dimensions
     for launch in facts.launches:
         same = launch.kernel_usr.split("<", 1)[0] == base_usr if launch.kernel_usr else launch.kernel == fn.name
         if not same:
@@ -83,12 +84,16 @@ def kernel_blocks(facts: FileFacts, fn: Function, default: Sequence[int]) -> lis
             continue
         if launch.block_dims is None:
             unresolved.append(launch.loc.line)
+            if launch.block_partial is not None and partial is None:
+                partial = launch
             continue
         dims = tuple(int(d) for d in launch.block_dims)
         where = f"from {launch.block_source}" if launch.block_source else f"from the launch at line {launch.loc.line}"
         out.setdefault(dims, BlockGuess(dims, where, False))  # type: ignore[arg-type]
     if out:
         return list(out.values())
+    if partial is not None:
+        return [_complete(partial, default)]
     two_d = uses_dim(fn, "y")
     if fn.launch_bounds and not two_d:
         n = int(fn.launch_bounds[0])
@@ -108,6 +113,25 @@ def kernel_blocks(facts: FileFacts, fn: Function, default: Sequence[int]) -> lis
         dims = (bx, max(1, total // bx), 1)
         why += f"; {total} threads shaped as rows of {bx}"
     return [BlockGuess(dims, f"assumed ({why}; set --block X,Y,Z)", True)]  # type: ignore[arg-type]
+
+
+def _complete(launch: Launch, default: Sequence[int]) -> BlockGuess:
+    """A block constant in some dimensions (dim3(4, 8, n)): the first unknown one is sized so that the block
+    has the default thread count, the others are 1; stated as assumed."""
+    known = launch.block_partial or (None, None, None)
+    total = prod(int(d) for d in default)
+    fixed = prod(d for d in known if d is not None)
+    dims, first = [], True
+    for d in known:
+        if d is None:
+            dims.append(max(1, total // fixed) if first else 1)
+            first = False
+        else:
+            dims.append(d)
+    spelled = "x".join("?" if d is None else str(d) for d in known)
+    where = launch.block_source or f"the launch at line {launch.loc.line}"
+    return BlockGuess((dims[0], dims[1], dims[2]), f"assumed ({spelled} from {where}, the unknown dimension sized "
+                      f"for {total} threads; set --block X,Y,Z)", True)
 
 
 def _tile_width(facts: FileFacts, fn: Function) -> int | None:

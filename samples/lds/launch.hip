@@ -35,6 +35,14 @@ __global__ void runtimeBlock(float* out) {
   s[threadIdx.x * 8] = out[threadIdx.x];
 }
 
+// Block dim3(4, 8, n): x and y are constants, only z is not. Rows of 4 lanes step through 32-float rows, so
+// lanes 0, 4, 8, ... share bank 0; the depth is sized for the default thread count and said so.
+__global__ void partlyConstant(float* out) {
+  __shared__ float s[8][32];
+  // expect: LDS-001
+  s[threadIdx.y][threadIdx.x] = out[threadIdx.x];
+}
+
 // The same kernel body launched with a 256-thread scalar variable: 32 lanes per phase, 2-way conflict.
 __global__ void wideLanes(float* out) {
   __shared__ float s[512];
@@ -63,4 +71,6 @@ void launchAll(float* d, int n) {
   wideLanes<<<grid, nthreads>>>(d);
   dim3 chosen(n);
   runtimeBlock<<<grid, chosen>>>(d);
+  dim3 blk = {4, 8, (unsigned)n / 32};
+  partlyConstant<<<grid, blk>>>(d);
 }
