@@ -205,13 +205,11 @@ def analyze(ctx: click.Context, paths: tuple[str, ...], target: str, include_dir
         if not quiet and absorbed:
             click.echo(f"porter: {absorbed} findings are in the baseline {baseline}", err=True)
     if settings.get("confirm_"):
-        from porter.confirm import confirm
+        from porter.confirm import confirm, summary
         findings = confirm(findings, results, config=config, target=target, jobs=jobs,
                            default_block=dict(params).get("default_block", (256, 1, 1)))
         if not quiet:
-            states = [f.confirmed.split(":", 1)[0] for f in findings if f.confirmed]
-            click.echo("porter: --confirm: " + ", ".join(f"{states.count(s)} {s}" for s in
-                       ("confirmed", "not confirmed", "not run")), err=True)
+            click.echo(summary(findings), err=True)
     if fix:
         _fix(findings, results, config, target, dry_run, quiet)
     active = [f for f in findings if not f.suppressed]

@@ -2,10 +2,15 @@
 
 For every kernel that holds a W64 finding (directly, through a __device__ function it calls, or at the launch
 that a host-side finding sits on) a launch is synthesized from the Facts: the block of a constant launch, else
-`__launch_bounds__`, else the default block; a grid of GRID blocks; pointer arguments filled with seeded random
-values (floats uniform in [-1, 1), integers in [0, 10)), integer scalars set to the number of threads launched
-(so `tid < n` guards pass), floating scalars 1.0. The kernel then runs at warp sizes 32 and 64
-(`porter.emulate.differential`) and every W64 finding of that kernel gets one line in `Finding.confirmed`:
+`__launch_bounds__`, else the default block; a grid of GRID blocks; integer scalars set to one value n (the
+number of threads launched, halved until the buffers fit); each pointer argument sized to what the kernel's index
+expressions reach at that launch (porter.emulate.sizing; ARRAY_FACTOR x threads where an index cannot be bounded)
+and filled with seeded random values. Two input sets are tried in turn (INPUTS): floats uniform in [-1, 1),
+integers in [0, 10), float scalars 1.0; then, when the first shows no difference, data that reaches
+data-dependent code (ballot/popc and vote predicates, id matches): float scalars 0.25 and integers spanning
+[0, n). The launch is a porter.emulate.launch.Launch, the mechanism `porter verify` runs originals with; it runs
+at warp sizes 32 and 64 (`porter.emulate.differential`) and every W64 finding of that kernel gets one line in
+`Finding.confirmed`:
 
     confirmed: ...       outputs (or the run itself: a deadlock, an out-of-bounds access) differ by warp size
     not confirmed: ...   identical outputs for this one launch; a clean run does not prove the code correct
@@ -30,6 +35,8 @@ GRID = 2                     # blocks per synthesized launch
 ARRAY_FACTOR = 4             # pointer arguments hold ARRAY_FACTOR * threads elements (x4 more on the retry)
 MAX_ELEMENTS = 1 << 20       # cap per buffer, whatever the block size
 INT_RANGE = (0, 10)          # integer buffers: small non-negative values (safe as indices and counts)
+# input sets, in order: (label, float scalar value, integer buffer range: None = INT_RANGE, "n" = [0, n))
+INPUTS = (("default inputs", 1.0, None), ("inputs reaching data-dependent code", 0.25, "n"))
 DEFAULT_TIMEOUT = 20.0       # seconds per kernel (both warp sizes together)
 
 
@@ -94,7 +101,8 @@ def confirm(findings: list[Finding], results: Iterable[Any], *, config: Any, tar
     if pending:
         workers = max(1, min(len(pending), jobs or os.cpu_count() or 1))
         with ThreadPoolExecutor(max_workers=workers) as pool:
-            futures = {pt: pool.submit(run_target, pt[0], pt[1], timeout=timeout, seed=seed) for pt in pending}
+            futures = {pt: pool.submit(run_target, pt[0], pt[1], timeout=timeout, seed=seed,
+                                       fn=kernel_function(facts.get(pt[0], {}), pt[1].kernel)) for pt in pending}
             for n, (pt, fut) in enumerate(futures.items(), 1):
                 outcomes[pt] = fut.result()
                 if progress is not None:
@@ -108,6 +116,22 @@ def confirm(findings: list[Finding], results: Iterable[Any], *, config: Any, tar
             continue
         out[i] = dataclasses.replace(f, confirmed=_combine([outcomes[(f.path, t)] for t in plan.targets]))
     return out
+
+
+def summary(findings: list[Finding]) -> str:
+    """One line: how many findings were confirmed, refuted (identical outputs on the synthesized launch) and not
+    run, with the reasons for the last, most frequent first."""
+    states = [f.confirmed.split(": ", 1) for f in findings if f.confirmed]
+    count = {s: sum(1 for st in states if st[0] == s) for s in ("confirmed", "not confirmed", "not run")}
+    reasons: dict[str, int] = {}
+    for st in states:
+        if st[0] == "not run" and len(st) > 1:
+            why = st[1].split(" (")[0].split("; ")[0]
+            reasons[why] = reasons.get(why, 0) + 1
+    why = "; ".join(f"{n} x {r}" for r, n in sorted(reasons.items(), key=lambda kv: -kv[1])[:5])
+    return (f"porter: --confirm: {count['confirmed']} confirmed, {count['not confirmed']} not confirmed (refuted on "
+            f"the synthesized launch: identical outputs at warp size 32 and 64), {count['not run']} not run"
+            + (f" ({why})" if why else ""))
 
 
 # ------------------------------------------------------------------------------------------- facts, planning
@@ -298,16 +322,32 @@ def _first_line(text: str, limit: int = 300) -> str:
     return first if len(first) <= limit else first[:limit - 3] + "..."
 
 
+def kernel_function(facts: dict, spelling: str) -> dict | None:
+    """The kernel's Facts function for a spelling (`k<256>` prefers the instantiation with those arguments)."""
+    base = _base(spelling)
+    fns = [fn for fn in facts.get("functions", ()) if fn["kind"] == "kernel" and _base(fn["name"]) == base]
+    args = spelling.partition("<")[2].rstrip(">").replace(" ", "")
+    for fn in fns:
+        if args and ",".join(v for _, v in fn.get("template_args", ())).replace(" ", "") == args:
+            return fn
+    return fns[0] if fns else None
+
+
 def synthesize(params: Iterable[Any], threads: int, seed: int, factor: int = ARRAY_FACTOR,
+               sizes: dict[str, int | None] | None = None, n: int | None = None, inputs: int = 0,
                ) -> tuple[dict[str, Any], list[str]] | str:
     """Arguments for one launch of `threads` threads, drawn the way `porter emulate --inputs` draws them (same
-    generator, same order), with the matching --inputs specs. A string says why it cannot be done."""
+    generator, same order), with the matching --inputs specs. sizes: elements per buffer from porter.emulate.sizing
+    (None or absent: factor x threads); n: the integer scalars' value (default: threads); inputs: index into
+    INPUTS. A string says why it cannot be done."""
     import numpy as np
 
     from porter.emulate import param_dtype
 
     rng = np.random.default_rng(seed)
-    size = min(MAX_ELEMENTS, max(64, factor * threads))
+    n = threads if n is None else n
+    _, float_scalar, int_range = INPUTS[inputs]
+    fallback = min(MAX_ELEMENTS, max(64, factor * threads))
     args: dict[str, Any] = {}
     specs: list[str] = []
     for p in params:
@@ -316,11 +356,14 @@ def synthesize(params: Iterable[Any], threads: int, seed: int, factor: int = ARR
             if dt is None:
                 what = "void" if p.code == "v0" else "a pointer" if p.code == "p8" else f"a {p.nbytes}-byte struct"
                 return f"parameter '{p.name}' points to {what}; porter cannot synthesize its contents"
+            bounded = (sizes or {}).get(p.name)
+            size = min(MAX_ELEMENTS, max(1, bounded)) if bounded else fallback
             if dt.kind == "f":
                 args[p.name] = rng.uniform(-1.0, 1.0, (size,)).astype(dt)
                 specs.append(f"{p.name}=rand:{size}")
             else:
-                hi = 2 if dt.kind == "b" else INT_RANGE[1]
+                hi = 2 if dt.kind == "b" else (max(2, n) if int_range == "n" else INT_RANGE[1])
+                hi = min(hi, int(np.iinfo(dt).max) + 1) if dt.kind in "iu" else hi
                 args[p.name] = rng.integers(INT_RANGE[0], hi, (size,)).astype(dt)
                 specs.append(f"{p.name}=randint:{size}:{INT_RANGE[0]}:{hi}")
         else:
@@ -328,11 +371,11 @@ def synthesize(params: Iterable[Any], threads: int, seed: int, factor: int = ARR
                 return f"parameter '{p.name}' is a {p.nbytes}-byte struct or class passed by value; porter " \
                        f"cannot synthesize it"
             if dt.kind == "f":
-                args[p.name] = 1.0
+                args[p.name] = float_scalar
             elif dt.kind == "b":
                 args[p.name] = 1
             else:
-                args[p.name] = min(threads, int(np.iinfo(dt).max))
+                args[p.name] = min(n, int(np.iinfo(dt).max))
             specs.append(f"{p.name}={args[p.name]}")
     return args, specs
 
@@ -341,10 +384,14 @@ def _fmt3(d: tuple[int, int, int]) -> str:
     return ",".join(str(x) for x in d) if d[1:] != (1, 1) else str(d[0])
 
 
-def run_target(path: str, t: Target, *, timeout: float = DEFAULT_TIMEOUT, seed: int = 0) -> Outcome:
-    """Compile `t.kernel` from `path` for the emulator and run it at warp sizes 32 and 64."""
+def run_target(path: str, t: Target, *, timeout: float = DEFAULT_TIMEOUT, seed: int = 0,
+               fn: dict | None = None) -> Outcome:
+    """Compile `t.kernel` from `path` for the emulator and run it at warp sizes 32 and 64. fn: the kernel's Facts
+    function, whose index expressions size the buffers (without it every buffer gets the fallback size)."""
     from porter.emulate import (CompileError, KernelTimeout, MemoryFault, differential,
                                 kernel_signature)
+    from porter.emulate.launch import Launch
+    from porter.emulate.sizing import choose_scalar
 
     threads = t.block[0] * t.block[1] * t.block[2]
     if threads > 1024:
@@ -355,29 +402,39 @@ def run_target(path: str, t: Target, *, timeout: float = DEFAULT_TIMEOUT, seed: 
         return Outcome("not run", f"the emulator could not compile '{t.kernel}': {_first_line(str(e))}")
     except OSError as e:
         return Outcome("not run", f"the emulator could not build '{t.kernel}': {e}")
-    grid = GRID
-    per_run = max(1.0, timeout / 2)
+    grid = (GRID, 1, 1)
+    n, sizes = choose_scalar(fn, t.block, grid, GRID * threads, MAX_ELEMENTS) if fn else (GRID * threads, {})
+    per_run = max(1.0, timeout / 4)
     rep = None
     launch = ""
-    for factor in (ARRAY_FACTOR, ARRAY_FACTOR * 4):
-        synth = synthesize(params, grid * threads, seed, factor)
-        if isinstance(synth, str):
-            return Outcome("not run", f"'{t.kernel}': {synth}")
-        args, specs = synth
-        launch = (f"{t.kernel}<<<{grid}, {_fmt3(t.block)}>>> (block from {t.block_from}; "
-                  f"reproduce: porter emulate {path} -k '{t.kernel}' --grid {grid} --block {','.join(map(str, t.block))}"
-                  + (f" --shared {t.shared_bytes}" if t.shared_bytes else "")
-                  + f" --diff --seed {seed} -i {','.join(specs)})")
-        try:
-            rep = differential(path, t.kernel, grid, t.block, args, shared_bytes=t.shared_bytes, timeout=per_run,
-                               rtol=1e-4, atol=1e-5)
-        except CompileError as e:
-            return Outcome("not run", f"the emulator could not compile '{t.kernel}': {_first_line(str(e))}")
-        except (TypeError, ValueError) as e:
-            return Outcome("not run", f"'{t.kernel}': the synthesized arguments were refused: {e}")
-        # Out of bounds at both sizes: perhaps the buffers are too small for the index math; retry larger once.
-        if not (len(rep.errors) == 2 and all(isinstance(e, MemoryFault) for e in rep.errors.values())):
-            break
+    for inputs in range(len(INPUTS)):
+        for factor in (ARRAY_FACTOR, ARRAY_FACTOR * 4):
+            synth = synthesize(params, GRID * threads, seed, factor, dict(sizes), n, inputs)
+            if isinstance(synth, str):
+                return Outcome("not run", f"'{t.kernel}': {synth}")
+            args, specs = synth
+            names = tuple(p.name for p in params)
+            the_launch = Launch(t.kernel, grid, t.block, t.shared_bytes, names, tuple(args[x] for x in names),
+                                tuple(p.name for p in params if p.kind == "ptr" and not p.const))
+            sized = ", ".join(f"{k} {v}" for k, v in sizes.items() if v) or "none"
+            launch = (f"{the_launch.describe()} (block from {t.block_from}; {INPUTS[inputs][0]}, integer "
+                      f"arguments {n}, buffers sized from the index expressions: {sized}; "
+                      f"reproduce: porter emulate {path} -k '{t.kernel}' --grid {GRID} "
+                      f"--block {','.join(map(str, t.block))}"
+                      + (f" --shared {t.shared_bytes}" if t.shared_bytes else "")
+                      + f" --diff --seed {seed} -i {','.join(specs)})")
+            try:
+                rep = differential(path, t.kernel, grid, t.block, dict(zip(names, the_launch.args)),
+                                   shared_bytes=t.shared_bytes, timeout=per_run, rtol=1e-4, atol=1e-5)
+            except CompileError as e:
+                return Outcome("not run", f"the emulator could not compile '{t.kernel}': {_first_line(str(e))}")
+            except (TypeError, ValueError) as e:
+                return Outcome("not run", f"'{t.kernel}': the synthesized arguments were refused: {e}")
+            # Out of bounds at both sizes: the unbounded buffers may be too small; retry them larger once.
+            if not (len(rep.errors) == 2 and all(isinstance(e, MemoryFault) for e in rep.errors.values())):
+                break
+        if rep is not None and (rep.diffs or rep.errors):
+            break  # a difference or a failure to report; otherwise try inputs that reach more code
     assert rep is not None
     if rep.diffs:
         d = rep.diffs[0]

@@ -58,11 +58,13 @@ def test_offset16_reduction_with_wavefront_lane_ids_is_confirmed(reductions: lis
     f = at(reductions, 14, "W64-001")                       # block_sum_wave
     c = f["confirmation"]
     assert c.startswith("confirmed: outputs differ at warp size 32 vs 64"), c
-    assert "block_sum_wave<<<2, 256>>>" in c and "the launch at line 134" in c
+    assert "block_sum_wave<<<2, 256>>>" in c and "the launch at line 146" in c
+    # `in` is sized to what `in[tid]` reaches (tid < 512 threads); `out` is only an atomicAdd target (fallback size)
+    assert "buffers sized from the index expressions: in 512;" in c and "in=rand:512,out=rand:2048,n=512" in c
     # The numbers are real: the synthesized inputs are `porter emulate`'s rand/randint with seed 0, in parameter
     # order (in, out); n = 512 threads. At warp size 32 the block sums are right; at 64 lanes 32-63 are lost.
     rng = np.random.default_rng(0)
-    x = rng.uniform(-1.0, 1.0, 2048).astype(np.float32)
+    x = rng.uniform(-1.0, 1.0, 512).astype(np.float32)
     out = rng.uniform(-1.0, 1.0, 2048).astype(np.float32)
     m = re.search(r"out\[0\]: (\S+) vs (\S+);", c)
     assert m, c
@@ -75,22 +77,22 @@ def test_offset16_reduction_with_wavefront_lane_ids_is_confirmed(reductions: lis
 
 
 def test_correct_reductions_are_not_flagged_and_do_not_differ(reductions: list[dict], cache: Path) -> None:
-    # block_sum_fixed (lines 47-54), block_sum_groups (27-44), scan_groups and logical_warps (110-131): no findings
-    assert not [f for f in reductions if 27 <= f["line"] <= 54 or 110 <= f["line"] <= 131]
+    # block_sum_fixed (lines 47-54), block_sum_groups (27-44), scan_groups and logical_warps (122-145): no findings
+    assert not [f for f in reductions if 27 <= f["line"] <= 54 or 122 <= f["line"] <= 145]
     # and running the correct kernel the same way shows no difference (no false confirmations from float atomics)
     from porter.confirm import Target, run_target
 
-    out = run_target(str(REDUCTIONS), Target("block_sum_fixed", (256, 1, 1), "the launch at line 136"))
+    out = run_target(str(REDUCTIONS), Target("block_sum_fixed", (256, 1, 1), "the launch at line 148"))
     assert out.status == "not confirmed", out.line()
     assert "does not prove" in out.text
 
 
 def test_device_function_findings_run_through_their_calling_kernel(reductions: list[dict]) -> None:
-    c = at(reductions, 59, "W64-001")["confirmation"]        # warp_allreduce_max, called by softmax_rows
+    c = at(reductions, 62, "W64-001")["confirmation"]        # warp_allreduce_max, called by softmax_rows
     assert c.startswith("confirmed:") and "softmax_rows<<<2, 256>>>" in c
-    assert at(reductions, 103, "W64-001")["confirmation"].startswith("confirmed:")       # scan_wave
+    assert at(reductions, 115, "W64-001")["confirmation"].startswith("confirmed:")       # scan_wave
     # wave_sum<double> is reached through sum_templated, whose lane 0 sums lanes 0-31 at both sizes: honest miss
-    c = at(reductions, 75, "W64-001")["confirmation"]
+    c = at(reductions, 77, "W64-001")["confirmation"]
     assert c.startswith("not confirmed:") and "sum_templated" in c and "does not prove" in c
 
 
@@ -115,9 +117,9 @@ def test_unsynthesizable_inputs_say_not_run_and_why(votes: list[dict]) -> None:
 
 def test_masks_sample(cache: Path) -> None:
     found = analyze_json(str(MASKS), "--confirm")
-    assert at(found, 47, "W64-004")["confirmation"].startswith("confirmed:")      # vote_counts
-    assert at(found, 72, "W64-006")["confirmation"].startswith("confirmed:")      # lane_bits: 1 << lane
-    c = at(found, 10, "W64-003")["confirmation"]             # reduce_sync: no kernel calls it
+    assert at(found, 63, "W64-004")["confirmation"].startswith("confirmed:")      # vote_counts
+    assert at(found, 88, "W64-006")["confirmation"].startswith("confirmed:")      # lane_bits: 1 << lane
+    c = at(found, 12, "W64-003")["confirmation"]             # reduce_sync: no kernel calls it
     assert c == "not run: no kernel in this file calls the __device__ function 'reduce_sync'"
 
 
@@ -165,3 +167,31 @@ def test_file_scope_initializers_block_the_run(tmp_path: Path) -> None:
     (f,) = json.loads(res.stdout)["findings"]
     assert f["confirmation"].startswith("not run: file-scope 'boom' (line 8) is initialized by calling 'Boom'")
     assert not cache.exists()
+
+
+def test_buffers_are_sized_from_the_index_expressions_and_inputs_reach_the_ballot(cache: Path) -> None:
+    """row_sums reads x[row * N + j]: with M = N = 512 that is 512 * 512 elements, which a buffer of a few times
+    the threads would not hold (the launch would fault: "not run"). count_above's predicate x > threshold is false
+    for every lane with threshold 1.0: the second input set (threshold 0.25) activates lanes and confirms it."""
+    src = ROOT / "tests" / "data" / "confirm" / "sized.hip"
+    res = CliRunner().invoke(main, ["analyze", str(src), "--confirm", "--format", "json", "--fail-on", "never"])
+    found = json.loads(res.stdout)["findings"]
+    c = at(found, 11, "W64-001")["confirmation"]
+    assert c.startswith("confirmed:") and "buffers sized from the index expressions: x 262144" in c, c
+    assert "default inputs, integer arguments 512" in c
+    c = at(found, 18, "W64-004")["confirmation"]
+    assert c.startswith("confirmed:") and "inputs reaching data-dependent code" in c and "threshold=0.25" in c, c
+    assert "porter: --confirm: 3 confirmed, 0 not confirmed (refuted on the synthesized launch" in res.stderr
+
+
+def test_interval_bounds_of_index_expressions() -> None:
+    from porter.emulate.launch import facts_of
+    from porter.emulate.sizing import buffer_elements, choose_scalar
+
+    facts = facts_of(ROOT / "samples" / "kernels" / "transpose" / "transpose_naive.hip")
+    fn = next(f for f in facts["functions"] if f["kind"] == "kernel")
+    # out[c * rows + r], in[r * cols + c] with c < 32 * 2, r < 8, rows = cols = n
+    need = buffer_elements(fn, (32, 8, 1), (2, 1, 1), 100)
+    assert need == {"in": 7 * 100 + 63 + 1, "out": 63 * 100 + 7 + 1}
+    n, need = choose_scalar(fn, (32, 8, 1), (2, 1, 1), 1 << 20, 4096)
+    assert n == 1 << 6 and max(need.values()) <= 4096
