@@ -29,6 +29,10 @@ HIP_HEADERS_PACKAGE = "libamdhip64-dev"
 HIP_HEADERS_SUITE = "unstable"
 TARGET_ARCH = "gfx942"
 STAMP = "porter-toolchain.json"
+# What porter creates directly under a prefix, and the manifest naming those it created there: setup never
+# replaces an entry of this list that it did not create (`--prefix /opt` would otherwise delete /opt/rocm).
+MANIFEST = "porter-toolchain.owned"
+PREFIX_ENTRIES = ("bitcode", "bitcode.tmp", "rocm", "hip-headers.version", STAMP)
 
 Log = Callable[[str], None]
 
@@ -368,6 +372,29 @@ def _write_if_changed(path: Path, text: str, mode: int | None = None) -> None:
         tmp.replace(path)
 
 
+def claim_prefix(prefix: Path) -> None:
+    """Refuse a prefix where an entry porter writes exists and porter did not create it; else record, before
+    creating anything, that these entries are porter's (so an interrupted setup can be resumed)."""
+    manifest = prefix / MANIFEST
+    try:
+        owned = set(manifest.read_text().split()) if manifest.is_file() else set()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ToolchainError(f"{manifest}: cannot read porter's manifest: {exc}") from None
+    if (prefix / STAMP).is_file():
+        owned |= set(PREFIX_ENTRIES)   # built before the manifest existed: the stamp is porter's own file
+    foreign = [name for name in PREFIX_ENTRIES
+               if name not in owned and ((prefix / name).exists() or (prefix / name).is_symlink())]
+    if foreign:
+        raise ToolchainError(f"{prefix}: {', '.join(foreign)} already exist(s) and porter did not create "
+                             f"{'them' if len(foreign) > 1 else 'it'}; nothing was changed. Give --prefix a new "
+                             f"or empty folder (e.g. {prefix / 'porter-toolchain'}).")
+    if owned != set(PREFIX_ENTRIES):
+        prefix.mkdir(parents=True, exist_ok=True)
+        tmp = manifest.with_name(manifest.name + ".tmp")
+        tmp.write_text("\n".join(PREFIX_ENTRIES) + "\n")
+        tmp.replace(manifest)
+
+
 def setup(prefix: Path | None = None, log: Log = lambda _: None, force: bool = False) -> Toolchain:
     """Build the porter toolchain under `prefix`; quick and silent when it is already complete."""
     prefix = (prefix or default_prefix()).resolve()
@@ -375,6 +402,7 @@ def setup(prefix: Path | None = None, log: Log = lambda _: None, force: bool = F
         existing = find_porter(prefix)
         if existing is not None:
             return existing
+    claim_prefix(prefix)
     _check_debian_like()
     _ensure_packages(APT_PACKAGES, log)
     clang = _llvm_tool("clang++")

@@ -146,3 +146,32 @@ def test_no_toolchain_error_says_what_to_do(tmp_path: Path, monkeypatch: pytest.
         return
     with pytest.raises(tc.ToolchainError, match="porter toolchain setup"):
         tc.find_toolchain(tmp_path / "empty")
+
+
+def test_setup_never_touches_what_porter_did_not_create(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # `--prefix /opt` with a real ROCm in /opt/rocm: its headers, bitcode and hipcc must survive
+    opt = tmp_path / "opt"
+    foreign = {opt / "rocm" / "include" / "hip" / "hip_runtime.h": "// vendor header\n",
+               opt / "rocm" / "bin" / "hipcc": "#!/bin/sh\n# vendor hipcc\n",
+               opt / "bitcode" / "ocml.bc": "BC"}
+    for path, text in foreign.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    monkeypatch.setattr(tc, "find_rocm", lambda: None)
+    res = CliRunner().invoke(main, ["toolchain", "setup", "--prefix", str(opt)])
+    assert res.exit_code == 2 and "porter did not create" in res.stderr and "bitcode, rocm" in res.stderr
+    assert all(path.read_text() == text for path, text in foreign.items())
+    assert sorted(p.name for p in opt.iterdir()) == ["bitcode", "rocm"]
+
+
+def test_prefix_claim_is_recorded_before_anything_is_built(tmp_path: Path) -> None:
+    prefix = tmp_path / "new"
+    tc.claim_prefix(prefix)
+    assert set((prefix / tc.MANIFEST).read_text().split()) == set(tc.PREFIX_ENTRIES)
+    (prefix / "bitcode").mkdir()    # left by an interrupted setup: still porter's
+    tc.claim_prefix(prefix)
+    (tmp_path / "mixed" / "rocm").mkdir(parents=True)
+    (tmp_path / "mixed" / "rocm" / "x").write_text("")
+    with pytest.raises(tc.ToolchainError, match="rocm already exist"):
+        tc.claim_prefix(tmp_path / "mixed")
+    assert not (tmp_path / "mixed" / tc.MANIFEST).exists()
