@@ -302,6 +302,37 @@ def lane_arith_32(facts: FileFacts, target: Target, params: dict[str, Any]) -> I
         for node in group_nodes:
             yield Match(node.loc, {"expr": _spell(facts, node), "reason": reason, "wave": str(target.wave_size)},
                         confidence=confidence)
+        yield from _group_lane_meets_wave_lane(facts, view, target)
+
+
+def _from_wave_vote(view: FunctionView, node: Node, depth: int = 0) -> Node | None:
+    """The ballot/activemask/match call a value is computed from (a lane number 0-63 such as __ffsll(b) - 1)."""
+    for n in strip(node).walk():
+        if n.kind == "call" and n.op in MASK_PRODUCERS:
+            return n
+        if n.kind == "ref" and depth < 4:
+            for d in view.defs.get(n.ref, []):
+                found = _from_wave_vote(view, d, depth + 1)
+                if found is not None:
+                    return found
+    return None
+
+
+def _group_lane_meets_wave_lane(facts: FileFacts, view: FunctionView, target: Target) -> Iterator[Match]:
+    """`lane == who` with lane a 32-lane id (0-31) and who a wavefront lane picked from a vote (0-63): two
+    hardware lanes match when who < 32, none when who >= 32."""
+    for node in view.nodes():
+        if node.kind != "binop" or node.op not in ("==", "!=") or len(node.children) != 2:
+            continue
+        for lane, who in (node.children, node.children[::-1]):
+            vote = _from_wave_vote(view, who) if view.lane_class(lane) == LANE32 else None
+            if vote is not None:
+                yield Match(node.loc, {"expr": _spell(facts, strip(lane)),
+                                       "reason": f"'{_spell(facts, node)}' compares it with a lane picked by "
+                                                 f"'{vote.op}' (line {vote.loc.line}), which ranges over all "
+                                                 f"{target.wave_size} lanes: two lanes of the wavefront match, or none",
+                                       "wave": str(target.wave_size)}, confidence="high")
+                break
 
 
 def _wave_shuffle_loop(views: Iterable[FunctionView]) -> Node | None:

@@ -95,3 +95,38 @@ __global__ void tree_then_waves(const float* in, float* partial) {
   // ok: W64-002
   if (lane == 0) partial[blockIdx.x * 4 + threadIdx.x / warpSize] = v;
 }
+
+// Bug: the leader is a wavefront lane (0-63) from the ballot; a 32-lane id matches it in two lanes or none.
+__global__ void elect_leader(const int* flags, int* counts) {
+  // expect: W64-002
+  const int lane = threadIdx.x % 32;
+  const unsigned long long active = __ballot(flags[blockIdx.x * blockDim.x + threadIdx.x] != 0);
+  const int leader = __ffsll(active) - 1;
+  // expect: W64-002
+  if (lane == leader) atomicAdd(&counts[blockIdx.x], __popcll(active));
+}
+
+// Correct: the same election with the wavefront lane id.
+__global__ void elect_leader_ok(const int* flags, int* counts) {
+  const int lane = threadIdx.x % warpSize;
+  const unsigned long long active = __ballot(flags[blockIdx.x * blockDim.x + threadIdx.x] != 0);
+  const int leader = __ffsll(active) - 1;
+  // ok: W64-002
+  if (lane == leader) atomicAdd(&counts[blockIdx.x], __popcll(active));
+}
+
+// Bug: __all used as the vote of a 32-lane warp: it sees all 64 lanes, so one group's failure vetoes the other.
+__global__ void all_positive_per_warp(const float* x, int* ok) {
+  const float v = x[blockIdx.x * blockDim.x + threadIdx.x];
+  const int all = __all(v > 0.0f);
+  // expect: W64-002
+  if ((threadIdx.x & 31) == 0) ok[(blockIdx.x * blockDim.x + threadIdx.x) / 32] = all;
+}
+
+// Correct: the vote per wavefront, stored per wavefront.
+__global__ void all_positive_per_wave(const float* x, int* ok) {
+  const float v = x[blockIdx.x * blockDim.x + threadIdx.x];
+  const int all = __all(v > 0.0f);
+  // ok: W64-002
+  if ((threadIdx.x % warpSize) == 0) ok[(blockIdx.x * blockDim.x + threadIdx.x) / warpSize] = all;
+}
