@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from math import prod
 from typing import Iterator, Sequence
 
-from porter.facts import FileFacts, Function, Launch, Node, SharedDecl
+from porter.facts import FileFacts, Function, Node, SharedDecl
 from porter.ir import FunctionView, file_view, strip
 from porter.lds.affine import EvalError, Expr, evaluate, symbols
 
@@ -92,8 +92,14 @@ def kernel_blocks(facts: FileFacts, fn: Function, default: Sequence[int]) -> lis
         out.setdefault(dims, BlockGuess(dims, where, False))  # type: ignore[arg-type]
     if out:
         return list(out.values())
-    if partial is not None:
-        return [_complete(partial, default)]
+    asserted, asserts = _asserted_dims(fn)
+    if partial is not None or asserted:
+        known = list(partial.block_partial if partial is not None and partial.block_partial else (None, None, None))
+        for i, v in asserted.items():
+            known[i] = v
+        origin = [partial.block_source or f"the launch at line {partial.loc.line}"] if partial is not None else []
+        total = int(fn.launch_bounds[0]) if fn.launch_bounds else prod(int(d) for d in default)
+        return [_complete(tuple(known), ", ".join(origin + ([asserts] if asserts else [])), total)]
     two_d = uses_dim(fn, "y")
     if fn.launch_bounds and not two_d:
         n = int(fn.launch_bounds[0])
@@ -115,11 +121,9 @@ def kernel_blocks(facts: FileFacts, fn: Function, default: Sequence[int]) -> lis
     return [BlockGuess(dims, f"assumed ({why}; set --block X,Y,Z)", True)]  # type: ignore[arg-type]
 
 
-def _complete(launch: Launch, default: Sequence[int]) -> BlockGuess:
+def _complete(known: tuple[int | None, ...], where: str, total: int) -> BlockGuess:
     """A block constant in some dimensions (dim3(4, 8, n)): the first unknown one is sized so that the block
-    has the default thread count, the others are 1; stated as assumed."""
-    known = launch.block_partial or (None, None, None)
-    total = prod(int(d) for d in default)
+    has `total` threads, the others are 1; stated as assumed."""
     fixed = prod(d for d in known if d is not None)
     dims, first = [], True
     for d in known:
@@ -128,10 +132,31 @@ def _complete(launch: Launch, default: Sequence[int]) -> BlockGuess:
             first = False
         else:
             dims.append(d)
+    if first:
+        return BlockGuess((dims[0], dims[1], dims[2]), f"from {where}", False)
     spelled = "x".join("?" if d is None else str(d) for d in known)
-    where = launch.block_source or f"the launch at line {launch.loc.line}"
     return BlockGuess((dims[0], dims[1], dims[2]), f"assumed ({spelled} from {where}, the unknown dimension sized "
                       f"for {total} threads; set --block X,Y,Z)", True)
+
+
+def _asserted_dims(fn: Function) -> tuple[dict[int, int], str]:
+    """Block extents the kernel asserts unconditionally at its top level (`assert(blockDim.x == 4)`)."""
+    out: dict[int, int] = {}
+    lines: list[str] = []
+    for stmt in fn.body.children if fn.body is not None else ():
+        if stmt.kind != "cond" or not any(n.macro == "assert" for n in stmt.walk()):
+            continue
+        test = strip(stmt.children[0]) if stmt.children else stmt
+        if test.kind != "binop" or test.op != "==" or len(test.children) != 2:
+            continue
+        for dim, const in (test.children, test.children[::-1]):
+            d, c = strip(dim), strip(const)
+            if d.kind == "member" and d.op in ("x", "y", "z") and d.children and strip(d.children[0]).op == "blockDim" \
+                    and const.value is not None:
+                out["xyz".index(d.op)] = int(const.value)
+                lines.append(f"assert(blockDim.{d.op} == {const.value}) at line {stmt.loc.line}")
+                break
+    return out, ", ".join(lines)
 
 
 def _tile_width(facts: FileFacts, fn: Function) -> int | None:

@@ -2,6 +2,7 @@
 // LDS model takes it from the launch (a dim3 variable, a scalar variable, __launch_bounds__ with a constant)
 // rather than assuming 256 threads.
 #include "hip/hip_runtime.h"
+#include <cassert>
 
 #define ROWS 64
 constexpr int QUAD = 4;
@@ -38,6 +39,15 @@ __global__ void runtimeBlock(float* out) {
 // Block dim3(4, 8, n): x and y are constants, only z is not. Rows of 4 lanes step through 32-float rows, so
 // lanes 0, 4, 8, ... share bank 0; the depth is sized for the default thread count and said so.
 __global__ void partlyConstant(float* out) {
+  __shared__ float s[8][32];
+  // expect: LDS-001
+  s[threadIdx.y][threadIdx.x] = out[threadIdx.x];
+}
+
+// No launch in this file, but the kernel asserts its block shape: x = 4 and y = 8 are taken from the asserts.
+__global__ void assertedShape(float* out) {
+  assert(blockDim.x == 4);
+  assert(blockDim.y == 8);
   __shared__ float s[8][32];
   // expect: LDS-001
   s[threadIdx.y][threadIdx.x] = out[threadIdx.x];
