@@ -151,6 +151,21 @@ def test_explain_lists_undetermined_access() -> None:
     assert rule_by_id("LDS-000").explain_only
 
 
+def test_explain_names_a_triangular_loop_nest(tmp_path: Path) -> None:
+    # the inner bound follows the outer variable (bitonic sort): said in words, not as an internal symbol
+    path = tmp_path / "bitonic.hip"
+    path.write_text('#include "hip/hip_runtime.h"\n'
+                    "__global__ void __launch_bounds__(256) bitonic(int* out, int n) {\n"
+                    "  __shared__ int row[256];\n"
+                    "  int col = threadIdx.x;\n"
+                    "  for (int k = 2; k <= n; k *= 2)\n"
+                    "    for (int j = k / 2; j > 0; j /= 2) out[col] += row[col ^ j];\n"
+                    "}\n")
+    f = at(run(path, explain=True), "LDS-000", 6)
+    assert "the start, step or bound of 'j' depends on an enclosing loop's variable" in f.message
+    assert "unbound symbol" not in f.message
+
+
 def test_cli_explain_and_block() -> None:
     path = str(SAMPLES / "misc.hip")
     runner = CliRunner()

@@ -669,6 +669,10 @@ class AccessWalker:
             except Undetermined:
                 bound = None  # unknown trip count: the first iterations are sampled
         uniform_start = not (symbols(start_e) & {"tid.x", "tid.y", "tid.z"})
+        outer = {x for e in (start_e, step_e, bound[1] if bound else 0) for x in symbols(e) if x.startswith("it")}
+        if outer:
+            raise Undetermined(f"the start, step or bound of '{name}' depends on an enclosing loop's variable "
+                               "(a triangular loop nest); not modelled")
         # trip count: simulate with lane 0's values
         env0 = {**self.block_env, "tid.x": 0, "tid.y": 0, "tid.z": 0}
         values = self._simulate(start_e, op, step_e, bound, env0)
