@@ -4,10 +4,10 @@
 
 Each snapshot of sources.toml is extracted at its commit (`git archive`) from a local bare mirror
 (<mirrors>/<owner>+<name>/repo), or, for repositories read file by file, copied from the local store
-(<store>/<snapshot id>/<path>, filled once by hand, git-ignored). Every labelled file's sha256 is checked against
+(<store>/<snapshot id>/<path>, filled once from the code search's read_file, outside the repository). Every labelled file's sha256 is checked against
 labels/*.toml; a file that is missing or differs is reported as unavailable, never used.
 Defaults: cache $PORTER_CORPUS_CACHE or ~/.cache/porter/corpus, mirrors $PORTER_MIRRORS or /work/.mirror,
-store $PORTER_CORPUS_STORE or corpus/.store."""
+store $PORTER_CORPUS_STORE or ~/.cache/porter/corpus-store (shared by every checkout on the machine)."""
 
 from __future__ import annotations
 
@@ -23,11 +23,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from corpusdata import CORPUS_DIR, Corpus, Snapshot, check_text, file_hash, load_corpus  # noqa: E402
+from corpusdata import Corpus, Snapshot, check_text, file_hash, load_corpus  # noqa: E402
 
 DEFAULT_CACHE = Path(os.environ.get("PORTER_CORPUS_CACHE", Path.home() / ".cache" / "porter" / "corpus"))
 DEFAULT_MIRRORS = Path(os.environ.get("PORTER_MIRRORS", "/work/.mirror"))
-DEFAULT_STORE = Path(os.environ.get("PORTER_CORPUS_STORE", CORPUS_DIR / ".store"))
+DEFAULT_STORE = Path(os.environ.get("PORTER_CORPUS_STORE", Path.home() / ".cache" / "porter" / "corpus-store"))
 _DONE = ".porter-corpus-commit"
 
 
