@@ -574,10 +574,19 @@ class _Extractor:
         if n <= 0:
             return ()
         out = []
+        bools: list[bool] | None = None  # which template parameters are bool, read once when needed
         for i in range(n):
             kind = cursor.get_template_argument_kind(i)
             if kind == ci.TemplateArgumentKind.INTEGRAL:
-                out.append((str(i), str(cursor.get_template_argument_value(i))))
+                value = cursor.get_template_argument_value(i)
+                if bools is None:
+                    pattern = _LIB.clang_getSpecializedCursorTemplate(cursor)
+                    bools = [ch.type.kind == ci.TypeKind.BOOL for ch in _children(pattern)
+                             if _kind(ch).startswith("TEMPLATE_")] if pattern is not None else []
+                if i < len(bools) and bools[i]:
+                    out.append((str(i), "true" if value else "false"))  # libclang reads a bool true as -1
+                else:
+                    out.append((str(i), str(value)))
             else:
                 out.append((str(i), cursor.get_template_argument_type(i).spelling))
         return tuple(out)

@@ -138,6 +138,19 @@ def test_block_from_host_variables_and_constexpr_bounds() -> None:
         in f.message
 
 
+def test_conflict_names_the_instantiation(tmp_path: Path) -> None:
+    # which template arguments conflict (a bool spelled as C++ does, not libclang's -1), and the launch's block
+    path = tmp_path / "inst.hip"
+    path.write_text('#include "hip/hip_runtime.h"\n'
+                    "template <bool S, int N> __global__ void k(float* o) {\n"
+                    "  __shared__ float s[N * 64];\n"
+                    "  s[threadIdx.x * N] = S ? 1.f : 0.f;\n"
+                    "}\n"
+                    "void h(float* d) { k<true, 32><<<1, 64>>>(d); }\n")
+    f = at(run(path), "LDS-001", 4)
+    assert "(k<S = true, N = 32>)" in f.message and "block 64x1x1 from the launch at line 6" in f.message
+
+
 # ------------------------------------------------------------------------------------------------ --explain
 
 def test_explain_lists_undetermined_access() -> None:

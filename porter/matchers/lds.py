@@ -33,6 +33,7 @@ class _Hit:
     result: ConflictResult
     reference: ConflictResult | None
     key: tuple[str, str]          # (function usr, array ref): the group the layout advice is computed for
+    instance: str = ""            # the template arguments of the instantiation that conflicts, in words
 
 
 @dataclass
@@ -119,7 +120,7 @@ def _analyze_group(out: _FileAnalysis, model: LdsModel, reference: LdsModel | No
         loc = (acc.node.loc.line, acc.node.loc.col)
         prev = out.hits.get(loc)
         if prev is None or (r.degree, r.cycles) > (prev.result.degree, prev.result.cycles):
-            out.hits[loc] = _Hit(acc, block, r, ref_r, gkey)
+            out.hits[loc] = _Hit(acc, block, r, ref_r, gkey, _instance(facts, gkey[0]))
         conflicted |= not r.conflict_free
     plan = out.plans.get(gkey)
     if plan is None or (conflicted and not plan.advice):
@@ -333,6 +334,13 @@ def _ranges(lanes: Sequence[int], limit: int = 8) -> str:
     return text + (f", ... ({len(lanes)} lanes)" if len(parts) > limit else "")
 
 
+def _instance(facts: FileFacts, usr: str) -> str:
+    fn = facts.function(usr)
+    if fn is None or not fn.template_args:
+        return ""
+    return f"{fn.name}<" + ", ".join(f"{k} = {v}" if not k.isdigit() else v for k, v in fn.template_args) + ">"
+
+
 def _where(hit: _Hit) -> str:
     env = {**dict(hit.result.env), "bdim.x": hit.block.dims[0], "bdim.y": hit.block.dims[1],
            "bdim.z": hit.block.dims[2]}
@@ -344,7 +352,7 @@ def _where(hit: _Hit) -> str:
             except EvalError:
                 bits.append(f"{name}: iteration {env[sym]}")
     wave = f"wave {hit.result.wave}" if hit.result.wave else ""
-    ctx = ", ".join(b for b in [wave] + bits if b)
+    ctx = ", ".join(b for b in [hit.instance, wave] + bits if b)
     return f" ({ctx})" if ctx else ""
 
 
