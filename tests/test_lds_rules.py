@@ -35,6 +35,13 @@ def line_of(path: Path, needle: str) -> int:
     return next(i for i, text in enumerate(path.read_text().splitlines(), 1) if needle in text)
 
 
+def kernel_file(tmp_path: Path, *lines: str) -> Path:
+    """A small .hip file of the given lines after the runtime include (which is line 1)."""
+    path = tmp_path / "k.hip"
+    path.write_text('#include "hip/hip_runtime.h"\n' + "".join(f"{line}\n" for line in lines))
+    return path
+
+
 def apply_edits(path: Path, findings: list[Finding]) -> None:
     """Apply each distinct edit once, bottom-up so earlier positions stay valid (single-line edits only)."""
     lines = path.read_text().splitlines(keepends=True)
@@ -140,13 +147,11 @@ def test_block_from_host_variables_and_constexpr_bounds() -> None:
 
 def test_conflict_names_the_instantiation(tmp_path: Path) -> None:
     # which template arguments conflict (a bool spelled as C++ does, not libclang's -1), and the launch's block
-    path = tmp_path / "inst.hip"
-    path.write_text('#include "hip/hip_runtime.h"\n'
-                    "template <bool S, int N> __global__ void k(float* o) {\n"
-                    "  __shared__ float s[N * 64];\n"
-                    "  s[threadIdx.x * N] = S ? 1.f : 0.f;\n"
-                    "}\n"
-                    "void h(float* d) { k<true, 32><<<1, 64>>>(d); }\n")
+    path = kernel_file(tmp_path, "template <bool S, int N> __global__ void k(float* o) {",
+                       "  __shared__ float s[N * 64];",
+                       "  s[threadIdx.x * N] = S ? 1.f : 0.f;",
+                       "}",
+                       "void h(float* d) { k<true, 32><<<1, 64>>>(d); }")
     f = at(run(path), "LDS-001", 4)
     assert "(k<S = true, N = 32>)" in f.message and "block 64x1x1 from the launch at line 6" in f.message
 
@@ -166,14 +171,12 @@ def test_explain_lists_undetermined_access() -> None:
 
 def test_explain_names_a_triangular_loop_nest(tmp_path: Path) -> None:
     # the inner bound follows the outer variable (bitonic sort): said in words, not as an internal symbol
-    path = tmp_path / "bitonic.hip"
-    path.write_text('#include "hip/hip_runtime.h"\n'
-                    "__global__ void __launch_bounds__(256) bitonic(int* out, int n) {\n"
-                    "  __shared__ int row[256];\n"
-                    "  int col = threadIdx.x;\n"
-                    "  for (int k = 2; k <= n; k *= 2)\n"
-                    "    for (int j = k / 2; j > 0; j /= 2) out[col] += row[col ^ j];\n"
-                    "}\n")
+    path = kernel_file(tmp_path, "__global__ void __launch_bounds__(256) bitonic(int* out, int n) {",
+                       "  __shared__ int row[256];",
+                       "  int col = threadIdx.x;",
+                       "  for (int k = 2; k <= n; k *= 2)",
+                       "    for (int j = k / 2; j > 0; j /= 2) out[col] += row[col ^ j];",
+                       "}")
     f = at(run(path, explain=True), "LDS-000", 6)
     assert "the start, step or bound of 'j' depends on an enclosing loop's variable" in f.message
     assert "unbound symbol" not in f.message
