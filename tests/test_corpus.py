@@ -83,3 +83,42 @@ def test_score_without_mirrors_says_not_available(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith("corpus not available")
     assert "no mirror at" in proc.stdout
+
+
+def _mirror_with(tmp_path: Path, text: str) -> str:
+    """A bare mirror <tmp>/mirrors/o+r/repo holding src/k.cu; returns the commit."""
+    work = tmp_path / "work"
+    (work / "src").mkdir(parents=True)
+    (work / "src" / "k.cu").write_text(text)
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-C", str(work)]
+    subprocess.run(git[:5] + ["init", "-q", str(work)], check=True)
+    subprocess.run(git + ["add", "-A"], check=True)
+    subprocess.run(git + ["commit", "-qm", "k"], check=True)
+    subprocess.run(["git", "clone", "-q", "--bare", str(work), str(tmp_path / "mirrors" / "o+r" / "repo")], check=True)
+    return subprocess.run(git + ["rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
+
+
+def test_materialize_verifies_file_and_line_hashes(tmp_path):
+    from corpusdata import file_hash, line_hash
+    from materialize import materialize
+
+    text = "__global__ void k() {\n  int lane = threadIdx.x & 31;\n}\n"
+    commit = _mirror_with(tmp_path, text)
+    (tmp_path / "sources.toml").write_text(SOURCES.format(c=commit))
+    labels = tmp_path / "labels"
+    labels.mkdir()
+    good = GOOD_FILE.format(h="0" * 64).replace('sha256 = "' + "0" * 64 + '"', f'sha256 = "{file_hash(text.encode())}"', 1)
+    good = good.replace("line = 3", "line = 2").replace('text_sha256 = "' + "0" * 64 + '"',
+                                                        f'text_sha256 = "{line_hash("  int lane = threadIdx.x & 31;")}"')
+    (labels / "a.toml").write_text(good)
+    args = dict(cache=tmp_path / "cache", mirrors=tmp_path / "mirrors", store=tmp_path / "store")
+    m = materialize(load_corpus(tmp_path / "sources.toml", labels), **args)
+    assert m.verified == ["s:src/k.cu"] and not m.unavailable
+    # a label whose line number points at another line is refused, and the file is not scored
+    (labels / "a.toml").write_text(good.replace("line = 2", "line = 1"))
+    m = materialize(load_corpus(tmp_path / "sources.toml", labels), **args)
+    assert not m.verified and "hash does not match" in m.unavailable["s:src/k.cu"]
+    # a file whose content differs from the recorded sha256 is refused
+    (labels / "a.toml").write_text(good.replace(file_hash(text.encode()), "1" * 64))
+    m = materialize(load_corpus(tmp_path / "sources.toml", labels), **args)
+    assert not m.verified and "sha256 differs" in m.unavailable["s:src/k.cu"]
