@@ -29,6 +29,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from porter.emulate.sizing import walk
 from porter.findings import Finding
 
 GRID = 2                     # blocks per synthesized launch
@@ -157,20 +158,12 @@ def load_time_code(facts: dict) -> str:
         path = g.get("loc", {}).get("path", "")
         if path.startswith("/usr/") or "/porter/stubs/" in path:
             continue
-        call = next((n for n in _walk(g) if n.get("kind") in ("call", "mcall")), None)
+        call = next((n for n in walk(g) if n.get("kind") in ("call", "mcall")), None)
         if call is not None:
             return (f"file-scope '{g.get('op', '?')}' (line {g.get('loc', {}).get('line', '?')}) is initialized by "
                     f"calling '{call.get('op', '?')}', host code that would run when the kernel's library is loaded; "
                     f"--confirm runs kernels only")
     return ""
-
-
-def _walk(node: dict | None) -> Iterable[dict]:
-    stack = [node] if node else []
-    while stack:
-        n = stack.pop()
-        yield n
-        stack.extend(n.get("children", ()))
 
 
 def _contains(loc: dict, line: int) -> bool:
@@ -231,7 +224,7 @@ def _calling_kernels(device_fn: str, facts: dict) -> set[str]:
     for fn in facts.get("functions", ()):
         name = _base(fn["name"])
         kinds[name] = "kernel" if fn["kind"] == "kernel" or kinds.get(name) == "kernel" else fn["kind"]
-        for n in _walk(fn.get("body")):
+        for n in walk(fn.get("body")):
             if n.get("kind") == "call" and n.get("op"):
                 callers.setdefault(_base(n["op"]), set()).add(name)
     seen, frontier, kernels = {device_fn}, [device_fn], set()

@@ -15,9 +15,9 @@ from typing import Any
 _DIMS = {"x": 0, "y": 1, "z": 2}
 
 
-def _walk(node: dict | None) -> Iterable[dict]:
+def walk(node: dict | None) -> Iterable[dict]:
     stack = [node] if node else []
-    while stack:
+    while stack:  # every node of a Facts expression tree, parents first
         n = stack.pop()
         yield n
         stack.extend(n.get("children", ()))
@@ -39,7 +39,7 @@ class Bounds:
         self.loop_limits: dict[str, dict] = {}   # ref id -> E of a `ref < E` / `ref <= E` loop condition
         self.aliases: dict[str, tuple[str, dict | None]] = {}   # local pointer -> (parameter, offset expr)
         body = fn.get("body")
-        for node in _walk(body):
+        for node in walk(body):
             if node.get("kind") == "decl" and node.get("ref") and node.get("children"):
                 self.locals[node["ref"]] = node["children"][0]
                 self._alias(node)
@@ -144,7 +144,7 @@ def buffer_elements(fn: dict, block: tuple[int, int, int], grid: tuple[int, int,
     """Elements each pointer parameter needs (None: an access porter cannot bound; absent: never subscripted)."""
     b = Bounds(fn, block, grid, n)
     need: dict[str, int | None] = {}
-    for node in _walk(fn.get("body")):
+    for node in walk(fn.get("body")):
         if node.get("kind") != "index" or len(node.get("children", ())) != 2:
             continue
         base, idx = (_strip(c) for c in node["children"])
