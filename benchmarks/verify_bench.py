@@ -7,6 +7,8 @@ Two steps, because the GPU machine has no libclang or gfx942 toolchain:
 
   here:    python benchmarks/verify_bench.py prepare DIR     # porter convert every sample + render headline
                                                              # modules into DIR, gfx942 code-object facts
+           (--originals-only: the converted samples alone, no headline modules, no gfx942 facts; --extra FILE.json:
+            also modules converted elsewhere, [{"module": PATH, "original": PATH}], e.g. real-corpus kernels)
   device:  python3 benchmarks/verify_bench.py run DIR OUT.json [--tune] [--workers 12] [--deadline 500]
 
 `run` checks every module in parallel worker processes (this also fills TileLang's kernel cache and porter's
@@ -45,7 +47,7 @@ TARGETS = {"gemm": ("torch", 0.95), "attention": ("torch", 0.90), "softmax": ("c
 
 # ------------------------------------------------------------------------------------------------- prepare
 
-def prepare(out_dir: Path) -> None:
+def prepare(out_dir: Path, originals_only: bool = False, extra: Path | None = None) -> None:
     from porter.convert.render import render, write_module
     from porter.verify.compile import compile_generated, compile_original
     from porter.verify.modules import import_module, read_header
@@ -66,7 +68,18 @@ def prepare(out_dir: Path) -> None:
             else:
                 entry["why"] = r.get("error") or r.get("closest") or proc.stderr.strip().splitlines()[-1:]
             manifest["modules"].append(entry)
-    for name, family, params, shapes in HEADLINE:
+    if extra is not None:
+        # modules converted elsewhere: copied next to the others, their originals into DIR/originals
+        import shutil
+        (out_dir / "originals").mkdir(exist_ok=True)
+        for e in json.loads(extra.read_text()):
+            src, orig = Path(e["module"]), Path(e["original"])
+            shutil.copy(src, out_dir / src.name)
+            dest = out_dir / "originals" / orig.name
+            shutil.copy(orig, dest)
+            manifest["modules"].append({"sample": str(dest.resolve().relative_to(ROOT)), "module": src.name,
+                                        "kernel": e.get("kernel"), "status": "converted", "corpus": True})
+    for name, family, params, shapes in ([] if originals_only else HEADLINE):
         text = render(family, dict(params, kernel_name=name), target="sm_90a",
                       source_info={"file": "<headline>", "kernel": name})
         write_module(text, out_dir / f"{name}.py", force=True)
@@ -74,7 +87,7 @@ def prepare(out_dir: Path) -> None:
                                     "shapes": shapes, "status": "converted"})
     # gfx942 code objects (no GPU needed; the device has no gfx942 toolchain)
     for entry in manifest["modules"]:
-        if entry.get("status") != "converted":
+        if entry.get("status") != "converted" or originals_only:
             continue
         path = out_dir / entry["module"]
         mod = import_module(path)
@@ -208,6 +221,7 @@ def run(mod_dir: Path, out_path: Path, tune: bool, workers: int, deadline: float
             save()
     save()
     print(table(results))
+    print(originals_table(results))
 
 
 # --------------------------------------------------------------------------------------------------- table
@@ -257,11 +271,36 @@ def table(results: dict) -> str:
     return "\n".join(lines)
 
 
+def originals_table(results: dict) -> str:
+    """Every module with an original: generated vs original on the GPU (cases, first failure), and speed."""
+    lines = ["| module | original kernel | generated vs original | original vs reference | generated ms | "
+             "original ms | original / generated |", "|---|---|---|---|---|---|---|"]
+    for e in results["manifest"]["modules"]:
+        res = results["modules"].get(e.get("module"), {})
+        o = (res.get("numerics") or {}).get("original")
+        if not o:
+            continue
+        ran = [c for c in o.get("cases", []) if c.get("ok") is not None]
+        verdict = f"{o['status']} {sum(c['ok'] for c in ran)}/{len(ran)}" if ran else f"{o['status']} ({o.get('reason', '')[:80]})"
+        bad = next((c for c in ran if not c["ok"]), None)
+        if bad:
+            verdict += f"; first: {bad['detail'][:90]}"
+        ref = sum(1 for c in ran if c.get("original_vs_reference") == "agree")
+        row = ((res.get("performance") or {}).get("rows") or [{}])[0]
+        g, og = row.get("generated", {}), row.get("original", {})
+        ratio = f"{row['speedup_vs_original']:.2f}x" if "speedup_vs_original" in row else "-"
+        lines.append(f"| {e['module'][:-3]} | {o.get('kernel', '-')} | {verdict} | {ref}/{len(ran)} agree | "
+                     f"{_fmt(g.get('median_ms'), '.4f')} | {_fmt(og.get('median_ms'), '.4f')} | {ratio} |")
+    return "\n".join(lines)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     sub = ap.add_subparsers(dest="cmd", required=True)
     p = sub.add_parser("prepare")
     p.add_argument("dir", type=Path)
+    p.add_argument("--originals-only", action="store_true")
+    p.add_argument("--extra", type=Path, default=None)
     r = sub.add_parser("run")
     r.add_argument("dir", type=Path)
     r.add_argument("out", type=Path)
@@ -270,13 +309,15 @@ def main() -> None:
     r.add_argument("--deadline", type=float, default=500.0)
     t = sub.add_parser("table")
     t.add_argument("json", type=Path)
+    t.add_argument("--originals", action="store_true", help="the generated-vs-original table")
     a = ap.parse_args()
     if a.cmd == "prepare":
-        prepare(a.dir)
+        prepare(a.dir, a.originals_only, a.extra)
     elif a.cmd == "run":
         run(a.dir, a.out, a.tune, a.workers, a.deadline)
     else:
-        print(table(json.loads(a.json.read_text())))
+        data = json.loads(a.json.read_text())
+        print(originals_table(data) if a.originals else table(data))
 
 
 if __name__ == "__main__":
