@@ -196,8 +196,23 @@ def _template_args(text: str) -> list[str] | None:
     return None
 
 
+_reduce_cache: dict[int, tuple[FileFacts, dict[Loc, list[WarpReduceUse]]]] = {}
+
+
 def _default_warp_reduces(facts: FileFacts, fn_loc: Loc) -> list[WarpReduceUse]:
-    """WarpReduce types with the default logical width declared in a function's lines, with their uses."""
+    """WarpReduce types with the default logical width declared in a function's lines, with their uses (read
+    once per function: three rules and every instantiation of a template ask)."""
+    hit = _reduce_cache.get(id(facts))
+    if hit is None or hit[0] is not facts:
+        _reduce_cache.clear()
+        hit = _reduce_cache[id(facts)] = (facts, {})
+    if fn_loc not in hit[1]:
+        hit[1][fn_loc] = _read_warp_reduces(facts, fn_loc) if "WarpReduce" in "".join(
+            facts.lines[fn_loc.line - 1:fn_loc.end_line]) else []
+    return hit[1][fn_loc]
+
+
+def _read_warp_reduces(facts: FileFacts, fn_loc: Loc) -> list[WarpReduceUse]:
     first, last = fn_loc.line, min(fn_loc.end_line or fn_loc.line, len(facts.lines))
     lines = {i: _code(facts.lines[i - 1]) for i in range(first, last + 1)}
     out = []
@@ -592,13 +607,16 @@ def per_warp_array_32(facts: FileFacts, target: Target, params: dict[str, Any]) 
                                               f"wavefront hand one reduction different storage",
                                       "wave": str(target.wave_size)}, confidence="medium")
         shared_decls = {n.ref: n for n in view.nodes() if n.kind == "decl" and n.macro == "shared"}
+        counts: dict[str, Node] | None = None
+        used: set[str] = set()
         for acc in (a for a in facts.shared_accesses if a.function == view.fn.usr and a.ref in shared_decls):
             if not acc.indices or view.lane_class(acc.indices[0]) != WARPW:
                 continue
             decl = shared_decls[acc.ref]
             extent = _bracket_text(facts, decl)
-            counts = _warp_count_constants(view)
-            used = {n.ref for n in view.nodes() if n.kind == "ref" and n.ref in counts}
+            if counts is None:
+                counts = _warp_count_constants(view)
+                used = {n.ref for n in view.nodes() if n.kind == "ref" and n.ref in counts}
             sized_by_32 = re.search(r"/\s*32\b|>>\s*5\b", extent) is not None or any(
                 re.search(rf"\b{re.escape(counts[r].op)}\b", extent) for r in used)
             in_decl_bounds = {id(k) for b in view.nodes() if b.kind == "bounds" for k in b.walk()}
