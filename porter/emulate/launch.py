@@ -218,14 +218,29 @@ def emulate(source: str | os.PathLike[str], launch: Launch, warp_size: int = 64,
 def facts_of(path: str | os.PathLike[str], config: Any = None, target: str = "gfx942") -> dict:
     """porter's Facts (as a JSON dict) of one file, extracted in a worker process like `porter analyze`.
     Raises SpecError when the file does not parse."""
-    from porter.analysis import Request, run
+    import multiprocessing
+
+    from porter.analysis import Request, analyze_one, run
     from porter.frontend_config import make_config
 
     req = Request(path=str(path), config=config or make_config(), target=target, select=("NONE",), dump_facts=True)
-    (res,) = run([req], 1, 300.0)
+    # a daemonic process (a multiprocessing pool's worker) may not start the analysis worker: parse in-process
+    (res,) = [analyze_one(req)] if multiprocessing.current_process().daemon else run([req], 1, 300.0)
     if res.error or res.facts is None:
         raise SpecError(f"{path}: porter cannot read the original: {res.error or 'no facts'}")
     return res.facts
+
+
+def frontend_available() -> bool:
+    """Whether porter's libclang frontend can run here (a GPU machine may have no libclang)."""
+    import importlib.util
+
+    return importlib.util.find_spec("clang") is not None
+
+
+def compiled_params(params: Sequence[Any]) -> list[dict]:
+    """Compiled-signature parameters (porter.emulate.Param) in the Facts shape check_signature reads."""
+    return [{"name": p.name, "type": p.describe().rsplit(" ", 1)[0]} for p in params]
 
 
 def kernel_params(facts: dict, kernel: str) -> list[dict] | None:

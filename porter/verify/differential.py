@@ -35,14 +35,21 @@ def spec_of(mod: ModuleType) -> dict | None:
     return None if spec is None else validate(spec, f"{getattr(mod, '__file__', 'module')}: ORIGINAL")
 
 
-def check_against_source(spec: dict, path: str) -> None:
-    """The mapping fits the kernel as declared in `path` (porter's frontend reads its parameters)."""
-    from porter.emulate.launch import SpecError, check_signature, facts_of, kernel_params
+def check_against_source(spec: dict, path: str, compiled: Any = None) -> str:
+    """The mapping fits the kernel as declared in `path`: porter's frontend reads its parameters, or, where there
+    is no libclang (a GPU machine), the compiled kernel's signature (`compiled`: porter.emulate.Param list, names
+    from the source text). Returns which of the two was used."""
+    from porter.emulate.launch import (SpecError, check_signature, compiled_params, facts_of, frontend_available,
+                                       kernel_params)
 
+    if not frontend_available() and compiled is not None:
+        check_signature(spec, compiled_params(compiled), path)
+        return "the compiled kernel's signature (no libclang here)"
     params = kernel_params(facts_of(path), spec["kernel"])
     if params is None:
         raise SpecError(f"{path}: no __global__ kernel '{spec['kernel'].split('<')[0]}' in the file")
     check_signature(spec, params, path)
+    return "porter's frontend (libclang)"
 
 
 # ------------------------------------------------------------------------------------------------ comparison
@@ -131,7 +138,7 @@ def _cases(shapes: list[dict], seeds: int):
             yield shape, seed
 
 
-def _start(path: str, spec: dict | None, **extra: Any) -> tuple[dict[str, Any], bool]:
+def _start(path: str, spec: dict | None, compiled: Any = None, **extra: Any) -> tuple[dict[str, Any], bool]:
     """The report section and whether the original can be run at all (else the section says why)."""
     from porter.emulate.launch import SpecError
 
@@ -142,7 +149,7 @@ def _start(path: str, spec: dict | None, **extra: Any) -> tuple[dict[str, Any], 
         return res, False
     res["kernel"] = spec["kernel"]
     try:
-        check_against_source(spec, path)
+        res["signature_from"] = check_against_source(spec, path, compiled)
     except SpecError as exc:
         res.update(status="fail", reason=f"the module's ORIGINAL does not fit the original: {exc}")
         return res, False
@@ -270,15 +277,16 @@ def on_gpu(mod: ModuleType, path: str, *, seeds: int, shapes: list[dict],
         spec = spec_of(mod)
     except SpecError as exc:
         return _finish({"file": path, "cases": [], "status": "fail", "reason": str(exc)}, t0)
-    res, ok = _start(path, spec, shapes=shapes)
-    if not ok:
-        return _finish(res, t0)
+    if spec is None:
+        return _finish(_start(path, spec)[0], t0)
     try:
         kern, how = load_original(path, spec["kernel"])
     except (original.BuildError, OSError) as exc:
-        res.update(status="not run", reason=f"cannot build the original: {str(exc)[:800]}")
+        return _finish({"file": path, "cases": [], "kernel": spec["kernel"], "status": "not run",
+                        "reason": f"cannot build the original: {str(exc)[:800]}"}, t0)
+    res, ok = _start(path, spec, kern.params, shapes=shapes, **how)
+    if not ok:
         return _finish(res, t0)
-    res.update(how)
     res["build_seconds"] = round(time.perf_counter() - t0, 2)
     key_of = {a["name"]: a.get("key", a["name"]) for a in spec["args"]}
     for shape, seed in _cases(shapes, seeds):
