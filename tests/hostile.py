@@ -186,6 +186,18 @@ FORGED_NAMES = ("a\n::error::newline.hip", "b\r::warning title=t::cr.hip", "::no
                 " \t::error::indented.hip")
 
 
+_ANNOTATION = re.compile(r"::(error|warning|notice) file=[^,:\r\n]*,line=\d+,col=\d+(,endLine=\d+,endColumn=\d+)?"
+                         r",title=[^,:\r\n]*::[^\r\n]*")
+
+
+def forged_commands(text: str) -> list[str]:
+    """Lines the Actions runner would read as workflow commands (it splits at CR, LF and CRLF and trims
+    leading whitespace), other than well-formed porter annotations; and old-syntax `##[` commands."""
+    lines = re.split(r"\r\n|\r|\n", text)
+    bad = [ln for ln in lines if ln.lstrip().startswith("::") and not _ANNOTATION.fullmatch(ln)]
+    return bad + [ln for ln in lines if "##[" in ln]
+
+
 def plant_forged_commands(root: Path) -> list[Path]:
     return [write(root / name, FORGED_SOURCE) for name in FORGED_NAMES]
 

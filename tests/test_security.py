@@ -39,18 +39,6 @@ def test_libraries_in_the_current_folder_are_not_loaded(tmp_path: Path) -> None:
     assert "W64" in porter("analyze", ".", cwd=tmp_path).stdout
 
 
-_ANNOTATION = re.compile(r"::(error|warning|notice) file=[^,:\r\n]*,line=\d+,col=\d+(,endLine=\d+,endColumn=\d+)?"
-                         r",title=[^,:\r\n]*::[^\r\n]*")
-
-
-def forged_commands(text: str) -> list[str]:
-    """Lines the Actions runner would read as workflow commands (it splits at CR, LF and CRLF and trims
-    leading whitespace), other than well-formed porter annotations; and old-syntax `##[` commands."""
-    lines = re.split(r"\r\n|\r|\n", text)
-    bad = [ln for ln in lines if ln.lstrip().startswith("::") and not _ANNOTATION.fullmatch(ln)]
-    return bad + [ln for ln in lines if "##[" in ln]
-
-
 @pytest.mark.parametrize("fmt", ["text", "github", "json"])
 def test_workflow_commands_cannot_be_forged(tmp_path: Path, fmt: str) -> None:
     hostile.plant_forged_commands(tmp_path)
@@ -58,8 +46,8 @@ def test_workflow_commands_cannot_be_forged(tmp_path: Path, fmt: str) -> None:
     proc = porter("analyze", ".", "--format", fmt, "-D", f"X=1\n{hostile.FORGED}", cwd=tmp_path, env=env)
     assert "Traceback" not in proc.stderr, proc.stderr
     assert proc.returncode == 1, proc.stderr  # the W64 findings, in every file
-    assert not forged_commands(proc.stdout), proc.stdout
-    assert not forged_commands(proc.stderr), proc.stderr
+    assert not hostile.forged_commands(proc.stdout), proc.stdout
+    assert not hostile.forged_commands(proc.stderr), proc.stderr
     if fmt == "github":  # one annotation per finding, each on its own line
         annotations = [ln for ln in proc.stdout.splitlines() if ln.startswith("::")]
         assert len(annotations) == len(hostile.FORGED_NAMES), proc.stdout
