@@ -785,6 +785,7 @@ def warpsize_constant(facts: FileFacts, target: Target, params: dict[str, Any]) 
     use of warpSize (spelled directly or through a macro whose body mentions it)."""
     via_macro = {m.name for m in facts.macros if re.search(r"\bwarpSize\b", m.body)}
     names = "|".join(["warpSize", *sorted(via_macro)])
+    rocm = {m.name for m in facts.macros if re.search(_ROCM_WAVE, m.body)}
     seen: set[tuple[int, int]] = set()
     for d in facts.diagnostics:
         if not _NOT_CONSTANT.search(d.message) or not 0 < d.loc.line <= len(facts.lines):
@@ -800,29 +801,29 @@ def warpsize_constant(facts: FileFacts, target: Target, params: dict[str, Any]) 
         seen.add(key)
         yield Match(Loc(facts.path, d.loc.line, spot.start() + 1, d.loc.line, spot.end() + 1),
                     {"use": d.message.split(";")[0], "wave": str(target.wave_size)})
-    yield from (m for m in _warpsize_constant_in_lost_lines(facts, target, names)
+    lost_names = "|".join([names, *sorted(rocm)])
+    yield from (m for m in _warpsize_constant_in_lost_lines(facts, target, lost_names)
                 if (m.loc.line, m.loc.col) not in seen)
 
 
 # A template argument list of a declared type (typedef / using / `X<...>::` / `X<...> name`) or an array bound
 # in a declaration: both must be constant expressions.
 _TEMPLATE_ARG = re.compile(r"\b\w+\s*<([^;<>]*)>\s*(?:::|\w)")
+_CONSTEXPR_INIT = re.compile(r"\b(?:constexpr|static_assert)\b[^;=(]*[=(]([^;]*)")
 _ARRAY_DECL = re.compile(r"^\s*(?:(?:__shared__|static|const|typename|unsigned|[A-Za-z_][\w:]*)\s+)+[A-Za-z_]\w*"
                          r"\s*\[([^\]]*)\]")
 
 
 def _warpsize_constant_in_lost_lines(facts: FileFacts, target: Target, names: str) -> Iterator[Match]:
     """Where a statement has a parse error (an unknown hipcub type, say) clang gives up before it checks the
-    constant: read those lines of device functions from the text."""
-    use = re.compile(rf"\b(?:{names})\b")
-    broken = {d.loc.line for d in facts.diagnostics if d.severity in ("error", "fatal")}
-    for view in _device_views(file_view(facts)):
-        for i in range(view.fn.loc.line + 1, min(view.fn.loc.end_line, len(facts.lines)) + 1):
-            if i not in broken:
-                continue
+    constant: read those lines from the text, for warpSize and hipCUB/rocPRIM's width."""
+    use = re.compile(rf"\b(?:{names})\b|{_ROCM_WAVE}")
+    for i in sorted({d.loc.line for d in facts.diagnostics if d.severity in ("error", "fatal")}):
+        if 0 < i <= len(facts.lines):
             code = _code(facts.lines[i - 1])
             spans = [(m.start(1), m.end(1), "a template argument") for m in _TEMPLATE_ARG.finditer(code)]
             spans += [(m.start(1), m.end(1), "an array bound") for m in [_ARRAY_DECL.match(code)] if m]
+            spans += [(m.start(1), m.end(1), "a constant expression") for m in _CONSTEXPR_INIT.finditer(code)]
             for start, end, what in spans:
                 for u in use.finditer(code, start, end):
                     yield Match(Loc(facts.path, i, u.start() + 1, i, u.end() + 1),
@@ -839,6 +840,9 @@ def _code(line: str) -> str:
 
 # Macros only the device compilation defines, that say how wide the wavefront is.
 _ARCH_MACRO = re.compile(r"\b(__AMDGCN_WAVEFRONT_SIZE(?:__)?|__GFX\d+__|__gfx\d+\w*__)\b")
+# hipCUB/rocPRIM's wavefront width: a value of the compilation pass (the host pass does not know the GPU), and
+# since ROCm 7 not a constant expression.
+_ROCM_WAVE = r"\bHIPCUB_(?:DEVICE_)?WARP_THREADS\b|\brocprim::(?:device_)?warp_size\s*\(\s*\)"
 _DIRECTIVE = re.compile(r"^\s*#\s*(if|ifdef|ifndef|elif|else|endif|define)\b\s*(\w*)")
 
 
@@ -897,9 +901,9 @@ def wavefront_macro_host(facts: FileFacts, target: Target, params: dict[str, Any
     for i, code in _code_lines(facts):
         if _DIRECTIVE.match(code) or not in_host(i):
             continue
-        for m in _ARCH_MACRO.finditer(code):
+        for m in [*_ARCH_MACRO.finditer(code), *re.finditer(_ROCM_WAVE, code)]:
             yield Match(Loc(facts.path, i, m.start() + 1, i, m.end() + 1),
-                        {"what": f"host code reads {m.group(1)}", "wave": wave})
+                        {"what": f"host code reads {m.group(0)}", "wave": wave})
     # a macro chosen by an architecture test, used in host code: report the test (the line to change) and the use
     bodies = {m.name: m.body for m in facts.macros}
     for loc, arch, chosen in _arch_selected_macros(facts):

@@ -73,3 +73,22 @@ __global__ void gemv_rows_warpsize(const float* A, const float* x, float* out, i
   acc = WarpReduce(temp_storage[warp_idx]).Sum(acc);
   if (warp_lane == 0) out[blockIdx.x] = acc;
 }
+
+// Bug (mamba before 3cfd32a / c809b2b): hipCUB's warp width is no longer a constant expression in ROCm 7, and
+// in host code it is the host pass's value, not the GPU's.
+template <int LOGICAL_WARP_THREADS>
+struct ReverseScan {
+  // expect: W64-010
+  static constexpr bool IS_ARCH_WARP = (LOGICAL_WARP_THREADS == HIPCUB_WARP_THREADS);
+  // ok: W64-010
+  static constexpr bool IS_HALF = (LOGICAL_WARP_THREADS == 32);
+};
+
+void launch_scan(int seqlen) {
+  // expect: W64-010, W64-011
+  constexpr int warp_size = rocprim::warp_size();
+  // ok: W64-011
+  int w = 0;
+  hipDeviceGetAttribute(&w, hipDeviceAttributeWarpSize, 0);
+  if (warp_size == 32 && w == 32 && seqlen > 0) return;
+}
