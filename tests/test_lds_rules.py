@@ -138,6 +138,8 @@ def test_block_from_host_variables_and_constexpr_bounds() -> None:
     assert f"block 256x1x1 assumed (?x1x1 from `dim3 chosen` at launch.hip:{decl}, the unknown dimension" in f.message
     f = [x for x in findings if x.rule_id == "LDS-001" and "assert(blockDim.x == 4) at line" in x.message]
     assert len(f) == 1 and f[0].message.startswith("8-way") and "block 4x8x8 assumed (4x8x? from assert" in f[0].message
+    f = at(findings, "LDS-001", line_of(path, "S[Bc * threadIdx.x + y] = out[y];"))
+    assert f.message.startswith("32-way") and "kernel arguments as every launch passes them: Bc = 32" in f.message
     f = at(findings, "LDS-001", line_of(path, "s[threadIdx.y][threadIdx.x] = out[threadIdx.x];"))
     decl = line_of(path, "dim3 blk = {4, 8, (unsigned)n / 32};")
     assert f.message.startswith("8-way") and f.confidence == "medium"

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from math import prod
 from typing import Iterator, Sequence
 
-from porter.facts import FileFacts, Function, Node, SharedDecl
+from porter.facts import FileFacts, Function, Launch, Node, SharedDecl
 from porter.ir import FunctionView, file_view, strip
 from porter.lds.affine import EvalError, Expr, evaluate, symbols
 
@@ -67,21 +67,39 @@ def uses_dim(fn: Function, dim: str) -> bool:
                for n in fn.body.walk())
 
 
+def _launches_of(facts: FileFacts, fn: Function) -> Iterator[Launch]:
+    """The launches in the file that run `fn` (an instantiation: those naming its own template arguments)."""
+    base_usr = fn.usr.split("<", 1)[0]
+    targs = tuple(v for _, v in fn.template_args)
+    for launch in facts.launches:
+        same = launch.kernel_usr.split("<", 1)[0] == base_usr if launch.kernel_usr else launch.kernel == fn.name
+        if same and not (targs and launch.template_args and tuple(launch.template_args) != targs):
+            yield launch
+
+
+def launch_constants(facts: FileFacts, fn: Function) -> dict[str, int]:
+    """Integer kernel parameters that every launch of the kernel in this file passes the same constant for
+    (`const int Bc = 32; k<<<g, b>>>(..., Bc)`)."""
+    if fn.kind != "kernel":
+        return {}
+    launches = list(_launches_of(facts, fn))
+    out: dict[str, int] = {}
+    for i, p in enumerate(fn.params):
+        if not _is_integer(p.type):
+            continue
+        values = {ln.args[i].value if i < len(ln.args) else None for ln in launches}
+        if len(values) == 1 and None not in values:
+            out[p.name] = int(values.pop())  # type: ignore[arg-type]
+    return out
+
+
 def kernel_blocks(facts: FileFacts, fn: Function, default: Sequence[int]) -> list[BlockGuess]:
     """Candidate block shapes: constant launch configurations of this kernel (all distinct ones), else its
     __launch_bounds__ total as a 1-D block, else `default` (stated as assumed)."""
-    base_usr = fn.usr.split("<", 1)[0]
-    targs = tuple(v for _, v in fn.template_args)
     out: dict[tuple[int, int, int], BlockGuess] = {}
     unresolved: list[int] = []  # lines of this kernel's launches whose block is not a constant
     partial = None              # the first launch whose block is constant in some dimensions
-    for launch in facts.launches:
-        same = launch.kernel_usr.split("<", 1)[0] == base_usr if launch.kernel_usr else launch.kernel == fn.name
-        if not same:
-            continue
-        # An instantiation only takes the launches that name its own template arguments.
-        if targs and launch.template_args and tuple(launch.template_args) != targs:
-            continue
+    for launch in _launches_of(facts, fn):
         if launch.block_dims is None:
             unresolved.append(launch.loc.line)
             if launch.block_partial is not None and partial is None:
@@ -221,6 +239,8 @@ class AccessWalker:
         self.view = view
         self.block = block
         self.wave_size = wave_size  # the target's wavefront: the value of warpSize and the lane-id modulus
+        self.launch_args = launch_constants(facts, view.fn)
+        self.used_args: dict[str, int] = {}  # the launch constants the addresses were computed with
         fn_usr = view.fn.usr
         self.decls: dict[str, SharedDecl] = {}
         for d in facts.shared:
@@ -595,7 +615,11 @@ class AccessWalker:
         if isinstance(c, int):
             return c
         if ref not in self.view.decls and _is_integer(node.type):
-            return f"u:{node.op}"  # a kernel argument: the same in every lane
+            value = self.launch_args.get(node.op)
+            if value is None:
+                return f"u:{node.op}"  # a kernel argument: the same in every lane
+            self.used_args[node.op] = value  # ... and the same constant at every launch in the file
+            return value
         raise Undetermined(f"the value of '{node.op}'", node)
 
     def _uniform(self, ref: str, defs: list[Node]) -> bool:

@@ -10,7 +10,7 @@ followed are kept for LDS-000 (explain only), never guessed.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Iterator, Sequence
 
 from porter.facts import FileFacts, Loc, Node, SharedDecl, from_byte_text
@@ -85,7 +85,11 @@ def _analyze_file(facts: FileFacts, target: Target, params: dict[str, Any]) -> _
     default = _block_param(params)
     for view in function_views(facts):
         for block in function_blocks(facts, view.fn, default):
-            accesses, unresolved = AccessWalker(facts, view, block.dims, model.wave_size).accesses()
+            walker = AccessWalker(facts, view, block.dims, model.wave_size)
+            accesses, unresolved = walker.accesses()
+            if walker.used_args:
+                args = ", ".join(f"{k} = {v}" for k, v in sorted(walker.used_args.items()))
+                block = replace(block, source=f"{block.source}; kernel arguments as every launch passes them: {args}")
             for u in unresolved:
                 out.unresolved.setdefault((u.node.loc.line, u.node.loc.col), (u, block))
             groups: dict[tuple[str, str], list[LdsAccess]] = {}

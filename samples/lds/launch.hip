@@ -53,6 +53,25 @@ __global__ void assertedShape(float* out) {
   s[threadIdx.y][threadIdx.x] = out[threadIdx.x];
 }
 
+// A kernel argument that every launch in the file passes as the same constant is taken as that constant: rows
+// of Bc = 32 floats, one row per lane, start every lane on bank 0.
+__global__ void rowsPerLane(float* out, int Bc) {
+  extern __shared__ float S[];
+  for (int y = 0; y < Bc; ++y) {
+    // expect: LDS-001
+    S[Bc * threadIdx.x + y] = out[y];
+  }
+}
+
+// The same body launched with rows of 33 floats: each lane's row starts one bank further, no conflict.
+__global__ void paddedRowsPerLane(float* out, int Bc) {
+  extern __shared__ float S[];
+  for (int y = 0; y < Bc; ++y) {
+    // ok: LDS-001
+    S[Bc * threadIdx.x + y] = out[y];
+  }
+}
+
 // The same kernel body launched with a 256-thread scalar variable: 32 lanes per phase, 2-way conflict.
 __global__ void wideLanes(float* out) {
   __shared__ float s[512];
@@ -83,4 +102,8 @@ void launchAll(float* d, int n) {
   runtimeBlock<<<grid, chosen>>>(d);
   dim3 blk = {4, 8, (unsigned)n / 32};
   partlyConstant<<<grid, blk>>>(d);
+  const int Bc = 32;
+  rowsPerLane<<<1, 32, 32 * Bc * sizeof(float)>>>(d, Bc);
+  const int padded = 33;
+  paddedRowsPerLane<<<1, 32, 32 * padded * sizeof(float)>>>(d, padded);
 }
