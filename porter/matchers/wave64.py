@@ -787,6 +787,7 @@ def warpsize_constant(facts: FileFacts, target: Target, params: dict[str, Any]) 
     names = "|".join(["warpSize", *sorted(via_macro)])
     rocm = {m.name for m in facts.macros if re.search(_ROCM_WAVE, m.body)}
     seen: set[tuple[int, int]] = set()
+    spelled: set[str] = set()
     for d in facts.diagnostics:
         if not _NOT_CONSTANT.search(d.message) or not 0 < d.loc.line <= len(facts.lines):
             continue
@@ -799,11 +800,19 @@ def warpsize_constant(facts: FileFacts, target: Target, params: dict[str, Any]) 
         if key in seen:
             continue
         seen.add(key)
+        spelled.add(spot.group(0))
         yield Match(Loc(facts.path, d.loc.line, spot.start() + 1, d.loc.line, spot.end() + 1),
                     {"use": d.message.split(";")[0], "wave": str(target.wave_size)})
     lost_names = "|".join([names, *sorted(rocm)])
-    yield from (m for m in _warpsize_constant_in_lost_lines(facts, target, lost_names)
-                if (m.loc.line, m.loc.col) not in seen)
+    found = [m for m in _warpsize_constant_in_lost_lines(facts, target, lost_names)
+             if (m.loc.line, m.loc.col) not in seen]
+    yield from found
+    # a macro standing for the width (WARP_SIZE -> warpSize) is the line to change: report its definition too
+    used = spelled | {_text(facts, m.loc) for m in found}
+    for m in facts.macros:
+        if m.name in used and m.name in (via_macro | rocm) and m.loc.path == facts.path and m.loc.line:
+            yield Match(m.loc, {"use": f"'{m.name}' is defined here as '{m.body.strip()}' and used where a "
+                                       f"constant is required", "wave": str(target.wave_size)})
 
 
 # A template argument list of a declared type (typedef / using / `X<...>::` / `X<...> name`) or an array bound

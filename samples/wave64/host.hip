@@ -88,3 +88,14 @@ void launch_column_sums(float* dbias, const float* dout, int rows, int cols, int
   const int grid_wave = cols / w;
   column_sums<<<grid_wave, 128>>>(dbias, dout, rows, cols);
 }
+
+// The macro that stands for the width is the line to change (vllm's cuda_compat.h shape).
+// expect: W64-010
+#define WAVE_WIDTH warpSize
+
+__global__ void per_wave_partials(float* out) {
+  // expect: W64-010
+  __shared__ float partial[1024 / WAVE_WIDTH];
+  partial[threadIdx.x / WAVE_WIDTH] = 1.0f;
+  out[threadIdx.x] = partial[0];
+}
