@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import fnmatch
 import os
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
@@ -37,11 +38,14 @@ class FileResult:
     unused_ignores: list[str] = field(default_factory=list)   # "path:line: text" of ignores that matched nothing
     sha256: str = ""                                     # of the text analyzed (--fix refuses changed files)
     parse_errors: int = 0
+    token_statements: int = 0                            # statements read from tokens only (parse loss)
+    coverage: dict[str, Any] = field(default_factory=dict)   # what was analyzed how (see coverage())
 
 
-def collect(paths: list[str]) -> tuple[list[str], list[str]]:
+def collect(paths: list[str], exclude: tuple[str, ...] = ()) -> tuple[list[str], list[str]]:
     """Expand folders into source files. Returns (files, problems): a missing path or an empty folder is a
-    problem reported by name; every other path is still analyzed."""
+    problem reported by name; every other path is still analyzed. A file or folder matching one of the `exclude`
+    globs (see excluded) is left out."""
     files: list[str] = []
     problems: list[str] = []
     seen: set[str] = set()            # resolved paths: one file typed two ways is analyzed once
@@ -59,19 +63,35 @@ def collect(paths: list[str]) -> tuple[list[str], list[str]]:
             problems.append(f"{raw}: no such file or directory")
             continue
         if p.is_dir():
-            found = sorted(_walk(p))
+            found = sorted(f for f in _walk(p, exclude) if not excluded(f, exclude, p))
             if not found:
                 problems.append(f"{raw}: no HIP/CUDA sources found (looked for {', '.join(SOURCE_SUFFIXES)})")
             for f in found:
                 add(f)
-        else:
+        elif not excluded(raw, exclude):
             add(raw)
     return files, problems
 
 
-def _walk(root: Path) -> Iterator[str]:
+def excluded(path: str, patterns: tuple[str, ...], root: Path | None = None) -> bool:
+    """`path` matches a glob as written, relative to the folder it was found under, or by one of its folder or
+    file names: `vendor`, `third_party/*`, `*.cuh` and `src/ext/**` all work."""
+    if not patterns:
+        return False
+    p = Path(path)
+    forms = {p.as_posix(), *p.parts}
+    if root is not None:
+        try:
+            forms.add(p.relative_to(root).as_posix())
+        except ValueError:
+            pass
+    return any(fnmatch.fnmatchcase(f, pat.rstrip("/")) for f in forms for pat in patterns)
+
+
+def _walk(root: Path, exclude: tuple[str, ...] = ()) -> Iterator[str]:
     for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-        dirnames[:] = [d for d in dirnames if d not in SKIP_DIRS and not d.startswith(".")]
+        dirnames[:] = [d for d in dirnames if d not in SKIP_DIRS and not d.startswith(".")
+                       and not excluded(os.path.join(dirpath, d), exclude, root)]
         for name in filenames:
             if name.endswith(SOURCE_SUFFIXES):
                 yield os.path.join(dirpath, name)
@@ -104,8 +124,15 @@ def analyze_one(req: Request) -> FileResult:
         more = f" and {errors - 1} more" if errors > 1 else ""
         result.notes.append(f"{first.loc}: error: {first.message}{more}; the analysis covers what the parser "
                             f"recovered")
+    for s in facts.skipped:
+        result.notes.append(f"{s.loc}: {s.function}: {s.reason}")
     findings = run_rules(facts, load_target(req.target), select_rules(req.select, req.ignore, req.explain),
                          dict(req.params))
+    findings = _weaken_recovered(findings, facts)
+    result.coverage = coverage(facts)
+    result.token_statements = result.coverage["recovered_statements"]
+    if req.explain:
+        result.notes += coverage_notes(req.path, result.coverage)
     findings, ignores = apply_ignores(with_fingerprints(findings, facts.lines), facts.lines)
     result.findings = findings
     result.unused_ignores = [f"{req.path}:{i.line}: {i.text}" for i in ignores if not i.used and not i.problem]
@@ -117,6 +144,48 @@ def analyze_one(req: Request) -> FileResult:
         result.facts = facts.to_json()
     result.seconds = time.perf_counter() - start
     return result
+
+
+def _weaken_recovered(findings: list[Finding], facts: Any) -> list[Finding]:
+    """Findings on code read from tokens only (porter/token_reader.py) are at most low confidence."""
+    if not facts.recovered:
+        return findings
+    spans = [(r.loc.line, r.loc.col, r.loc.end_line or r.loc.line, r.loc.end_col or 10**6) for r in facts.recovered]
+    fns = {r.function for r in facts.recovered}
+    bodies = [(f.loc.line, f.loc.end_line) for f in facts.functions if f.usr in fns]
+    out = []
+    for f in findings:
+        if any((a, b) <= (f.line, f.col) <= (c, d) for a, b, c, d in spans):
+            f = replace(f, confidence="low")
+        elif f.confidence == "high" and any(a <= f.line <= b for a, b in bodies):
+            f = replace(f, confidence="medium")  # may rest on facts read from tokens elsewhere in the function
+        out.append(f)
+    return out
+
+
+def coverage(facts: Any) -> dict[str, Any]:
+    """Per file: how much of it was analyzed from the AST, from tokens only, as template patterns, or not at all."""
+    instantiated = {f.usr.split("<", 1)[0] for f in facts.functions if f.template_args}
+    patterns = [f for f in facts.functions if f.is_template]
+    return {"path": facts.path, "functions": len(facts.functions),
+            "recovered_statements": len(facts.recovered),
+            "recovered_functions": len({r.function for r in facts.recovered}),
+            "template_patterns": len(patterns),
+            "patterns_only": sorted(f.name for f in patterns if f.usr.split("<", 1)[0] not in instantiated),
+            "skipped": [f"{s.function}: {s.reason}" for s in facts.skipped]}
+
+
+def coverage_notes(path: str, cov: dict[str, Any]) -> list[str]:
+    notes = []
+    if cov["recovered_statements"]:
+        notes.append(f"{path}: {cov['recovered_statements']} statements in {cov['recovered_functions']} functions "
+                     f"recovered from tokens only (libclang dropped them: missing headers or unknown names); "
+                     f"findings there have low confidence")
+    if cov["patterns_only"]:
+        names = ", ".join(cov["patterns_only"][:5]) + (" ..." if len(cov["patterns_only"]) > 5 else "")
+        notes.append(f"{path}: {len(cov['patterns_only'])} templates never instantiated in the file were analyzed "
+                     f"as patterns, values that depend on template parameters left open ({names})")
+    return notes
 
 
 def run(requests: list[Request], jobs: int, timeout: float,

@@ -25,6 +25,9 @@ def _targets() -> list[str]:
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
 @click.option("--target", default="gfx942", show_default=True, type=click.Choice(_targets()),
               help="GPU to check against (its wavefront width and LDS model).")
+@click.option("--exclude", multiple=True, metavar="GLOB",
+              help="Leave out files or folders matching GLOB (repeatable): a name (vendor), a relative path "
+                   "(third_party/*) or a pattern (*.cuh).")
 @click.option("-I", "include_dirs", multiple=True, metavar="DIR", help="Add an include directory (repeatable).")
 @click.option("-D", "defines", multiple=True, metavar="NAME[=VALUE]", help="Define a macro (repeatable).")
 @click.option("-p", "--compile-commands", "compile_db", type=click.Path(dir_okay=False), default=None,
@@ -71,7 +74,7 @@ def _targets() -> list[str]:
                    "on synthesized inputs; never runs host code. Without it nothing is compiled or run.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary line.")
 @click.pass_context
-def analyze(ctx: click.Context, paths: tuple[str, ...], target: str, include_dirs: tuple[str, ...],
+def analyze(ctx: click.Context, paths: tuple[str, ...], target: str, exclude: tuple[str, ...], include_dirs: tuple[str, ...],
             defines: tuple[str, ...], compile_db: str | None, fmt: str, output: str | None, fail_on: str,
             select: tuple[str, ...], ignore: tuple[str, ...], min_confidence: str, jobs: int | None, timeout: float,
             max_file_size: int, no_pch: bool, show_fix: bool, dump_facts: bool, explain: bool, block: str | None,
@@ -114,6 +117,7 @@ def analyze(ctx: click.Context, paths: tuple[str, ...], target: str, include_dir
     fail_on, select, ignore, min_confidence, jobs, timeout = (settings[k] for k in (
         "fail_on", "select", "ignore", "min_confidence", "jobs", "timeout"))
     max_file_size, baseline, block = settings["max_file_size"], settings["baseline"], settings["block"]
+    exclude = settings["exclude"]
     if dry_run and not fix:
         raise click.UsageError("--dry-run goes with --fix")
     if fmt not in FORMATS:
@@ -141,7 +145,7 @@ def analyze(ctx: click.Context, paths: tuple[str, ...], target: str, include_dir
         raise click.UsageError(f"--select/--ignore leave no rules to run (select={list(select)}, ignore={list(ignore)})")
     if compile_db and not os.path.isfile(compile_db):
         raise click.UsageError(f"{compile_db}: compile database not found")
-    files, problems = collect(list(paths))
+    files, problems = collect(list(paths), tuple(exclude))
     changed: dict | None = None
     if diff_base is not None:
         from porter.gitdiff import DiffError, changed_lines
@@ -213,7 +217,8 @@ def analyze(ctx: click.Context, paths: tuple[str, ...], target: str, include_dir
     if fix:
         _fix(findings, results, config, target, dry_run, quiet)
     active = [f for f in findings if not f.suppressed]
-    _emit(render(fmt, findings, files=len(results), errors=errors, notes=notes, show_fix=show_fix), output)
+    _emit(render(fmt, findings, files=len(results), errors=errors, notes=notes, show_fix=show_fix,
+                 coverage=[r.coverage for r in results if r.coverage]), output)
     unused = [u for r in results for u in r.unused_ignores] if report_unused_ignores else []
     for u in unused:
         click.echo(f"{u}: unused porter suppression", err=True)

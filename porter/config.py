@@ -28,6 +28,7 @@ KEYS: dict[str, tuple[str, str]] = {
     "max-file-size": ("max_file_size", "int"),
     "baseline": ("baseline", "path"),
     "block": ("block", "str"),
+    "exclude": ("exclude", "list"),               # globs, matched as --exclude matches them
 }
 
 

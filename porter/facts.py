@@ -160,6 +160,25 @@ class Diagnostic:
 
 
 @dataclass(frozen=True, slots=True)
+class Recovered:
+    """A statement or initializer that libclang dropped (unknown identifiers from a missing header, an excerpt)
+    and that was read from its tokens instead (porter/token_reader.py): facts under it are less certain."""
+
+    function: str                             # enclosing function usr
+    loc: Loc                                  # the recovered span
+    reason: str                               # the parse error that dropped it
+
+
+@dataclass(frozen=True, slots=True)
+class Skipped:
+    """Something of the file that was not analyzed, and why (said per file, never silently)."""
+
+    function: str                             # the function's name, or '' for the file
+    reason: str
+    loc: Loc
+
+
+@dataclass(frozen=True, slots=True)
 class FileFacts:
     path: str
     target: str
@@ -176,6 +195,8 @@ class FileFacts:
     int_bits: tuple[tuple[str, int], ...] = ()               # (integer type spelling, width in bits)
     project_cross_lane: tuple[Loc, ...] = ()                 # cross-lane calls that resolve to the project's own
                                                              # function of that name (a wrapper), not HIP's
+    recovered: tuple[Recovered, ...] = ()                    # regions read from tokens only
+    skipped: tuple[Skipped, ...] = ()                        # functions whose extraction failed
     sha256: str = ""                                         # of the exact text that was parsed
     lines: tuple[str, ...] = field(default=(), repr=False)   # source text, for suppressions and fix-its
 

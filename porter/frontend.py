@@ -26,9 +26,10 @@ import clang.cindex as ci
 from porter import __version__
 from porter.analysis import SOURCE_SUFFIXES
 from porter.facts import (CrossLaneCall, Diagnostic, FileFacts, Function, IntLiteral, Launch, Loc, MacroDef,
-                          MacroUse, Node, Param, SharedAccess, SharedDecl, split_lines)
+                          MacroUse, Node, Param, Recovered, SharedAccess, SharedDecl, Skipped, split_lines)
 from porter.frontend_config import ParseConfig
 from porter.resources import package_path
+from porter.token_reader import Reader, Tok
 
 STUB_INCLUDE = package_path("stubs", "include")
 STUB_RESOURCE = package_path("stubs", "resource")
@@ -63,6 +64,7 @@ _SKIP = {"TYPE_REF", "NAMESPACE_REF", "TEMPLATE_REF", "CUDASHARED_ATTR", "CUDAGL
          "CONST_ATTR", "PURE_ATTR", "NULL_STMT"}
 _CONTAINERS = {"NAMESPACE", "LINKAGE_SPEC", "STRUCT_DECL", "CLASS_DECL", "CLASS_TEMPLATE", "UNEXPOSED_DECL"}
 _FUNCTIONS = {"FUNCTION_DECL", "FUNCTION_TEMPLATE", "CXX_METHOD"}
+_TEMPLATE_ARG_TYPE, _TEMPLATE_ARG_INTEGRAL = 1, 4  # CXTemplateArgumentKind
 _PARSE_OPTIONS = ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD | 0x200  # 0x200: keep going after fatal
 
 
@@ -89,6 +91,8 @@ _SIGNATURES = (
     ("clang_getSpecializedCursorTemplate", [ci.Cursor], ci.Cursor, ci.Cursor.from_result),
     ("clang_Cursor_isMacroFunctionLike", [ci.Cursor], ctypes.c_uint, None),
     ("clang_Location_isFromMainFile", [ci.SourceLocation], ctypes.c_int, None),
+    # the bindings map the kind through a table that lacks Pack (8) and later kinds and raise on them
+    ("clang_Cursor_getTemplateArgumentKind", [ci.Cursor, ctypes.c_uint], ctypes.c_int, None),
 )
 # A second handle on the same library, for calls without the bindings' per-result wrapping (Type objects,
 # CXString conversions): extents and type spellings are read for almost every node.
@@ -141,6 +145,11 @@ _RAW = _declare(ctypes.CDLL(ci.conf.get_filename()), _RAW_SIGNATURES)
 # CursorKind.name is a linear search in the bindings; this table makes it a dict lookup.
 _KIND_NAMES: dict[int, str] = {k.value: k.name for k in ci.CursorKind.get_all_kinds()}
 _EXPRESSION_KINDS = {k.value for k in ci.CursorKind.get_all_kinds() if k.is_expression()}
+_INVALID_KINDS = {k.value for k in ci.CursorKind.get_all_kinds() if k.is_invalid()}
+# Type kinds by number: Type.kind raises on kinds newer than the bindings' table (_Float16 is 32, __bf16 ...)
+_POINTER, _CONSTANT_ARRAY, _BOOL = ci.TypeKind.POINTER.value, ci.TypeKind.CONSTANTARRAY.value, ci.TypeKind.BOOL.value
+_ARRAY_TYPE_KINDS = {ci.TypeKind.CONSTANTARRAY.value, ci.TypeKind.INCOMPLETEARRAY.value,
+                     ci.TypeKind.DEPENDENTSIZEDARRAY.value, ci.TypeKind.VARIABLEARRAY.value}
 
 
 def _kind(c: ci.Cursor) -> str:
@@ -253,9 +262,19 @@ def _cache_dir() -> Path:
     return Path(base)
 
 
+def _parse_arch(target: str) -> str:
+    """The --offload-arch libclang parses with: from the target's file, since libclang 18 rejects names it does
+    not know (gfx950, sm_90)."""
+    from porter.targets import load_target
+    try:
+        return str(load_target(target).extra.get("parse_arch", target))
+    except KeyError:
+        return target  # not a porter target (a test's own arch): libclang says whether it knows it
+
+
 def _base_args(config: ParseConfig) -> list[str]:
     return ["-x", "hip", f"-std={config.std}", "-nogpuinc", "-nogpulib", "--cuda-device-only",
-            f"--offload-arch={config.target}", "-D__HIP_PLATFORM_AMD__", "-ferror-limit=0",
+            f"--offload-arch={_parse_arch(config.target)}", "-D__HIP_PLATFORM_AMD__", "-ferror-limit=0",
             # clang's default of 256 nested brackets drops the rest of a statement in generated code; extract()
             # handles ~2,000 levels
             "-fbracket-depth=1024", "-Wno-unknown-attributes",
@@ -526,6 +545,9 @@ class _Extractor:
         self.seen_literals: set[tuple[int, int, int]] = set()
         self.ids: dict[int, str] = {}
         self.file_names: dict[int, str] = {}   # file handle -> base name (handles belong to this TU)
+        self.recovered: list[Recovered] = []
+        self.skipped: list[Skipped] = []
+        self.errors: list[Diagnostic] = []     # parse errors in the main file: where libclang may have dropped code
 
     # -- locations
     @staticmethod
@@ -576,19 +598,21 @@ class _Extractor:
         out = []
         bools: list[bool] | None = None  # which template parameters are bool, read once when needed
         for i in range(n):
-            kind = cursor.get_template_argument_kind(i)
-            if kind == ci.TemplateArgumentKind.INTEGRAL:
+            kind = _LIB.clang_Cursor_getTemplateArgumentKind(cursor, i)
+            if kind == _TEMPLATE_ARG_INTEGRAL:
                 value = cursor.get_template_argument_value(i)
                 if bools is None:
                     pattern = _LIB.clang_getSpecializedCursorTemplate(cursor)
-                    bools = [ch.type.kind == ci.TypeKind.BOOL for ch in _children(pattern)
+                    bools = [ch.type._kind_id == _BOOL for ch in _children(pattern)
                              if _kind(ch).startswith("TEMPLATE_")] if pattern is not None else []
                 if i < len(bools) and bools[i]:
                     out.append((str(i), "true" if value else "false"))  # libclang reads a bool true as -1
                 else:
                     out.append((str(i), str(value)))
-            else:
+            elif kind == _TEMPLATE_ARG_TYPE:
                 out.append((str(i), cursor.get_template_argument_type(i).spelling))
+            else:  # a parameter pack, template, expression or declaration argument: no value libclang gives
+                out.append((str(i), "?"))
         return tuple(out)
 
     # -- top level
@@ -609,17 +633,20 @@ class _Extractor:
                 if ref is not None and _spelling(c) not in self.macros and ref.location.file is not None \
                         and not ref.location.file.name.startswith(str(STUB_INCLUDE)):
                     self._macro_def(ref)
+        diags = self._diagnostics()
+        self.errors = [d for d in diags if d.severity in ("error", "fatal") and d.loc.line > 1 or
+                       d.severity == "error"]
         for c in items:
             if self._in_main(c):
                 self._top_decl(c)
-        diags = self._diagnostics()
         return FileFacts(path=self.path, target=self.target, functions=tuple(self.functions),
                          shared=tuple(self.shared), shared_accesses=tuple(self.accesses),
                          literals=tuple(self.literals), macros=tuple(self.macros.values()),
                          macro_uses=tuple(self.macro_uses), cross_lane=tuple(self.cross_lane),
                          launches=tuple(self.launches), diagnostics=diags, globals=tuple(self.globals),
                          int_bits=tuple(sorted(_INT_BITS.items())),
-                         project_cross_lane=tuple(self.project_cross_lane), lines=self.lines)
+                         project_cross_lane=tuple(self.project_cross_lane), recovered=tuple(self.recovered),
+                         skipped=tuple(self.skipped), lines=self.lines)
 
     def _macro_def(self, c: ci.Cursor) -> None:
         tokens = [t.spelling for t in c.get_tokens()]
@@ -649,6 +676,23 @@ class _Extractor:
                 self.globals.append(node)
 
     def _function(self, c: ci.Cursor) -> None:
+        """Extract one function; a porter bug on it costs that function (a Skipped note), not the file."""
+        lists = (self.functions, self.shared, self.accesses, self.literals, self.cross_lane, self.launches,
+                 self.recovered, self.project_cross_lane)
+        marks = [len(x) for x in lists]
+        try:
+            self._function_facts(c)
+        except (RecursionError, ctypes.ArgumentError):
+            raise  # too deep to analyze: analyze_file names the file
+        except Exception as exc:  # noqa: BLE001 - any failure is contained to this function
+            for x, n in zip(lists, marks):
+                del x[n:]
+            self.current_fn = ""
+            self.skipped.append(Skipped(_spelling(c), f"not analyzed: porter could not extract it "
+                                                      f"({type(exc).__name__}: {str(exc)[:120]}); please report it",
+                                        self.loc(c, with_end=False)))
+
+    def _function_facts(self, c: ci.Cursor) -> None:
         children = list(_children(c))
         kinds = {_kind(ch) for ch in children}
         body_cursor = next((ch for ch in children if _kind(ch) == "COMPOUND_STMT"), None)
@@ -672,6 +716,8 @@ class _Extractor:
         bounds = self._launch_bounds(c, dict(targs))
         self.current_fn = fid
         body = self.convert(body_cursor) if body_cursor is not None else None
+        if body is not None and self.errors:
+            body = self._recover(body, body_cursor)  # type: ignore[arg-type]
         self.current_fn = ""
         self._resolve_blocks(fid, body)
         self.functions.append(Function(name=_spelling(c), usr=fid, kind=fkind, loc=self.loc(c), params=params,
@@ -709,6 +755,54 @@ class _Extractor:
                 self.launches[i] = replace(ln, block_partial=dims, block_source=source)
             elif decl is not None:
                 self.launches[i] = replace(ln, block_dims=dims, block_source=source)  # type: ignore[arg-type]
+
+    # -- what libclang dropped, read from tokens
+    def _recover(self, body: Node, body_cursor: ci.Cursor) -> Node:
+        """Repair a body that has parse errors inside it: initializers libclang dropped, calls of unresolved names
+        (kept without their callee), and statements it dropped whole are read from the body's tokens."""
+        ext = body_cursor.extent
+        first, last = ext.start.line, ext.end.line
+        errors = [d for d in self.errors if first <= d.loc.line <= last]
+        if not errors:
+            return body
+        toks = [Tok(t.spelling, t.location.line, t.location.column) for t in
+                self.tu.get_tokens(extent=ext) if t.kind != ci.TokenKind.COMMENT]
+        at = {(t.line, t.col): i for i, t in enumerate(toks)}
+        names = {n.op: (n.ref, n.type) for n in body.walk() if n.kind in ("decl", "ref") and n.op and n.ref}
+        repaired = _Repair(self, toks, at, names, errors).node(body)
+        covered = {line for n in repaired.walk() for line in range(n.loc.line, max(n.loc.line, n.loc.end_line) + 1)
+                   if n.loc.line and n.kind not in ("block", "for", "while", "do", "if", "switch")}
+        extra: list[Node] = []
+        done: set[int] = set()
+        for d in errors:
+            if d.loc.line in covered or d.loc.line in done:
+                continue
+            span = _statement_around(toks, d.loc.line)
+            if span is None:
+                continue
+            done.update(range(toks[span[0]].line, toks[span[1] - 1].line + 1))
+            stmts = Reader(toks[span[0]:span[1]], self.path, names).statements()
+            for st in stmts:
+                self._recovered_node(st, d.message)
+            extra += stmts
+        if not extra:
+            return repaired
+        return replace(repaired, children=repaired.children + (Node("block", op="tokens", loc=repaired.loc,
+                                                                    children=tuple(extra)),))
+
+    def _recovered_node(self, node: Node, reason: str) -> None:
+        """Record what a tree read from tokens holds (literals, cross-lane calls, __shared__ accesses)."""
+        end = max((n.loc for n in node.walk() if n.loc.line), key=lambda l: (l.end_line or l.line, l.end_col))
+        self.recovered.append(Recovered(self.current_fn, Loc(self.path, node.loc.line, node.loc.col,
+                                                             end.end_line or end.line, end.end_col), reason))
+        for n in node.walk():
+            if n.kind == "int" and n.value is not None and (n.loc.line, n.loc.col, n.value) not in self.seen_literals:
+                self.seen_literals.add((n.loc.line, n.loc.col, n.value))
+                self.literals.append(IntLiteral(n.value, n.loc))
+            elif n.kind == "call" and n.op in CROSS_LANE_CALLS:
+                self.cross_lane.append(CrossLaneCall(self.current_fn, n.op, n.children, n.loc))
+            elif n.kind == "index":
+                self._maybe_shared_access(n)
 
     def _launch_bounds(self, c: ci.Cursor, targs: dict[str, str]) -> tuple[int, ...]:
         """__launch_bounds__(a, b) is a macro of the stub (its uses are not recorded when it comes from the
@@ -843,6 +937,12 @@ class _Extractor:
         config = next((ch for ch in children if _kind(ch) == "CALL_EXPR" and
                        _spelling(ch) in ("__hipPushCallConfiguration", "hipConfigureCall")), None)
         name = _spelling(c)
+        if not name and children and _kind(children[0]) in ("OVERLOADED_DECL_REF", "DECL_REF_EXPR",
+                                                              "UNEXPOSED_EXPR"):
+            # a call with type-dependent arguments in a template pattern: clang resolves the callee only per
+            # instantiation; the pattern still names it (`__shfl_down(v, o)` with `T v`)
+            name = _spelling(children[0]) or _tok(children[0])
+            name = name if name.isidentifier() else ""
         if name.startswith("operator") and name[8:] in _OVERLOADABLE:
             # `h = x` on struct types (__half, float4) is an operator call: keep it an assignment/binop
             kids = [k for k in (self.convert(ch) for ch in children) if k is not None and
@@ -884,8 +984,7 @@ class _Extractor:
         ref = _referenced(c)
         targs: tuple[str, ...] = ()
         if callee is not None:
-            lits = [self.convert(ch) for ch in callee.walk_preorder() if ch.kind in
-                    (ci.CursorKind.INTEGER_LITERAL, ci.CursorKind.TYPE_REF)]  # noqa: E501
+            lits = [self.convert(ch) for ch in callee.walk_preorder() if _kind(ch) in ("INTEGER_LITERAL", "TYPE_REF")]
             targs = tuple(str(n.value) if n is not None and n.value is not None else "?" for n in lits)
         if ref is not None and self._template_args(ref):
             targs = tuple(v for _, v in self._template_args(ref))
@@ -899,8 +998,11 @@ class _Extractor:
     def _var_decl(self, c: ci.Cursor, loc: Loc) -> Node:
         init_cursor = _LIB.clang_Cursor_getVarDeclInitializer(c)
         init = None
-        if init_cursor is not None and not init_cursor.kind.is_invalid():
+        if init_cursor is not None and init_cursor._kind_id not in _INVALID_KINDS:
             init = self.convert(init_cursor)
+            if init is not None and "dependent" in init.type and _is_int_type(_type_spelling(c)):
+                # a template pattern: every instantiation converts the value to the declared type
+                init = Node("cast", op="implicit", type=_type_spelling(c), loc=init.loc, children=(init,))
         # array bounds are expressions too (their literals and macros belong in the Facts); the initializer,
         # when there is one, is the last child
         children = _children(c)
@@ -922,9 +1024,8 @@ class _Extractor:
     def _shared_decl(self, c: ci.Cursor, rid: str, loc: Loc) -> None:
         t = c.type
         dims: list[int | None] = []
-        while t.kind in (ci.TypeKind.CONSTANTARRAY, ci.TypeKind.INCOMPLETEARRAY, ci.TypeKind.DEPENDENTSIZEDARRAY,
-                         ci.TypeKind.VARIABLEARRAY):
-            dims.append(t.get_array_size() if t.kind == ci.TypeKind.CONSTANTARRAY else None)
+        while t._kind_id in _ARRAY_TYPE_KINDS:
+            dims.append(t.get_array_size() if t._kind_id == _CONSTANT_ARRAY else None)
             t = t.element_type
         elem_bytes = _size(t)
         total = None
@@ -1067,6 +1168,87 @@ def _mark_writes(facts: FileFacts) -> FileFacts:
     return replace(facts, shared_accesses=accesses)
 
 
+class _Repair:
+    """Rebuild a converted body, filling in from tokens what libclang dropped."""
+
+    def __init__(self, ex: _Extractor, toks: list[Tok], at: dict[tuple[int, int], int],
+                 names: dict[str, tuple[str, str]], errors: list[Diagnostic]) -> None:
+        self.ex, self.toks, self.at, self.names, self.errors = ex, toks, at, names, errors
+
+    def reason(self, line: int) -> str:
+        """The parse error nearest to `line` (the one that dropped the code there)."""
+        return min(self.errors, key=lambda d: abs(d.loc.line - line)).message
+
+    def node(self, n: Node) -> Node:
+        if n.kind == "decl" and not any(k.kind != "bounds" for k in n.children):
+            init = self._initializer(n)
+            if init is not None:
+                init = Node("cast", op="implicit", type=n.type, value=init.value, loc=init.loc, children=(init,))
+                self.ex._recovered_node(init, self.reason(init.loc.line))
+                return replace(n, children=(init,) + n.children)
+        if n.kind == "other" and "dependent" in n.type and n.children and n.children[0].kind == "ref" and \
+                not n.children[0].op:
+            i = self.at.get((n.children[0].loc.line, n.children[0].loc.col))
+            if i is not None and self.toks[i].text.isidentifier():
+                args = tuple(self.node(k) for k in n.children[1:])
+                call = Node("call", op=self.toks[i].text, loc=n.loc, children=args)
+                self.ex._recovered_node(call, self.reason(call.loc.line))
+                return call
+        if not n.children:
+            return n
+        kids = tuple(self.node(k) for k in n.children)
+        return n if all(a is b for a, b in zip(kids, n.children)) else replace(n, children=kids)
+
+    def _initializer(self, decl: Node) -> Node | None:
+        """`T name = <dropped>`: read the initializer's tokens up to the declaration's end."""
+        i = self.at.get((decl.loc.line, decl.loc.col))
+        if i is None:
+            return None
+        while i < len(self.toks) and self.toks[i].text != decl.op and self.toks[i].text not in (";", "{", "}"):
+            i += 1
+        i += 1
+        depth = 0
+        while i < len(self.toks) and (self.toks[i].text == "[" or depth):
+            depth += {"[": 1, "]": -1}.get(self.toks[i].text, 0)
+            i += 1
+        if i >= len(self.toks) or self.toks[i].text != "=":
+            return None
+        end = _expression_end(self.toks, i + 1)
+        return Reader(self.toks[i + 1:end], self.ex.path, self.names).assignment()
+
+
+def _expression_end(toks: list[Tok], i: int) -> int:
+    """Index of the `;` or top-level `,` that ends the expression starting at i."""
+    depth = 0
+    while i < len(toks):
+        t = toks[i].text
+        if t in ("(", "[", "{"):
+            depth += 1
+        elif t in (")", "]", "}"):
+            if depth == 0:
+                return i
+            depth -= 1
+        elif t in (";", ",") and depth == 0:
+            return i
+        i += 1
+    return i
+
+
+def _statement_around(toks: list[Tok], line: int) -> tuple[int, int] | None:
+    """The token span [start, end) of the statement(s) holding `line`: from after the previous `;`/`{`/`}` to
+    the `;` that ends the last one on that line."""
+    on_line = [i for i, t in enumerate(toks) if t.line == line]
+    if not on_line:
+        return None
+    start = on_line[0]
+    while start > 0 and toks[start - 1].text not in (";", "{", "}"):
+        start -= 1
+    end = on_line[-1] + 1
+    if toks[end - 1].text not in (";", "}"):
+        end = _expression_end(toks, end) + 1
+    return start, min(end, len(toks))
+
+
 # ---------------------------------------------------------------------------------------------------- helpers
 
 def _tok(c: ci.Cursor) -> str:
@@ -1103,7 +1285,7 @@ def _size(t: ci.Type) -> int | None:
 
 
 def _pointee_size(t: ci.Type) -> int | None:
-    if t.kind == ci.TypeKind.POINTER:
+    if t._kind_id == _POINTER:
         return _size(t.get_pointee())
     return None
 

@@ -48,10 +48,12 @@ def _one_per_line(items: list) -> str:
     return "[\n  " + ",\n  ".join(json.dumps(x, ensure_ascii=False) for x in items) + "\n ]"
 
 
-def format_json(findings: Iterable[Finding], *, files: int, errors: list[str], notes: list[str]) -> str:
+def format_json(findings: Iterable[Finding], *, files: int, errors: list[str], notes: list[str],
+                coverage: list[dict] | None = None) -> str:
     head = json.dumps({"tool": "porter", "version": __version__, "files": files})[1:-1]
     return (f"{{{head},\n \"findings\": {_one_per_line([finding_json(f) for f in findings])},\n"
-            f" \"errors\": {_one_per_line(errors)},\n \"notes\": {_one_per_line(notes)}\n}}\n")
+            f" \"errors\": {_one_per_line(errors)},\n \"notes\": {_one_per_line(notes)},\n"
+            f" \"coverage\": {_one_per_line(coverage or [])}\n}}\n")
 
 
 # ------------------------------------------------------------------------------------------------------ SARIF
@@ -244,10 +246,11 @@ def format_github(findings: Iterable[Finding], *, root: Path) -> str:
 
 
 def render(fmt: str, findings: list[Finding], *, files: int, errors: list[str], notes: list[str],
-           show_fix: bool = False, root: Path | None = None) -> str:
+           show_fix: bool = False, root: Path | None = None, coverage: list[dict] | None = None) -> str:
+    """coverage: per-file records of what was analyzed how (porter.analysis.coverage), for json."""
     root = root or Path.cwd()
     if fmt == "json":
-        return format_json(findings, files=files, errors=errors, notes=notes)
+        return format_json(findings, files=files, errors=errors, notes=notes, coverage=coverage)
     if fmt == "sarif":
         return format_sarif(findings, root=root, errors=errors, notes=notes)
     if fmt == "github":
