@@ -467,8 +467,30 @@ def _macro_body_edit(facts: FileFacts, macro: Any, new: str) -> tuple[Edit, ...]
 _DECL_TYPE = re.compile(r"^\s*(?:const\s+)?(unsigned int|unsigned|uint32_t|int|uint)\s+(\w+)\s*=")
 
 
+_WARP_MASK_SET = re.compile(r"\b(\w+)\s*(?:\(|=)\s*(?:\w+::)*WarpMask\s*<")
+
+
+def _warp_mask_in_32bit(facts: FileFacts, target: Target) -> Iterator[Match]:
+    """hipCUB's WarpMask<N>(warp) returns a 64-bit lane mask; cub-derived code keeps it in an `unsigned int`
+    member. Read from the text (the cub namespace is usually not parsed); reported at the declaration."""
+    text = "\n".join(_code(line) for line in facts.lines)
+    for set_at in _WARP_MASK_SET.finditer(text):
+        name = set_at.group(1)
+        decl = re.search(rf"^\s*((?:unsigned\s+int|unsigned|uint32_t|int|uint|\w+))\s+{name}\s*[;=]", text, re.M)
+        if decl is None or not is_32bit_int(facts, decl.group(1)):
+            continue
+        line = text.count("\n", 0, decl.start(1)) + 1
+        col = decl.start(1) - (text.rfind("\n", 0, decl.start(1)) + 1) + 1
+        set_line = text.count("\n", 0, set_at.start()) + 1
+        yield Match(Loc(facts.path, line, col, line, col + len(decl.group(1))),
+                    {"call": "WarpMask", "where": f"'{name}' of type {decl.group(1)} (set at line {set_line})",
+                     "wave": str(target.wave_size)}, confidence="medium")
+
+
 def mask_truncated(facts: FileFacts, target: Target, params: dict[str, Any]) -> Iterator[Match]:
     fv = file_view(facts)
+    if "WarpMask" in "".join(facts.lines):
+        yield from _warp_mask_in_32bit(facts, target)
     for view in _device_views(fv):
         for call in view.calls(MASK_PRODUCERS):
             parent = view.parent(call)

@@ -92,3 +92,25 @@ void launch_scan(int seqlen) {
   hipDeviceGetAttribute(&w, hipDeviceAttributeWarpSize, 0);
   if (warp_size == 32 && w == 32 && seqlen > 0) return;
 }
+
+// Bug (mamba's cub-derived reverse scan): hipCUB's WarpMask is a 64-bit lane mask, kept in 32 bits.
+template <int LOGICAL_WARP_THREADS>
+struct WarpScanMasked {
+  unsigned int warp_id;
+  // expect: W64-004
+  unsigned int member_mask;
+  __device__ WarpScanMasked()
+      : warp_id(threadIdx.x / LOGICAL_WARP_THREADS),
+        member_mask(hipcub::WarpMask<LOGICAL_WARP_THREADS>(warp_id)) {}
+};
+
+// Correct: the same mask in 64 bits.
+template <int LOGICAL_WARP_THREADS>
+struct WarpScanMasked64 {
+  unsigned int warp_id;
+  // ok: W64-004
+  unsigned long long member_mask64;
+  __device__ WarpScanMasked64()
+      : warp_id(threadIdx.x / LOGICAL_WARP_THREADS),
+        member_mask64(hipcub::WarpMask<LOGICAL_WARP_THREADS>(warp_id)) {}
+};
