@@ -140,6 +140,8 @@ def test_block_from_host_variables_and_constexpr_bounds() -> None:
     assert len(f) == 1 and f[0].message.startswith("8-way") and "block 4x8x8 assumed (4x8x? from assert" in f[0].message
     f = at(findings, "LDS-001", line_of(path, "S[Bc * threadIdx.x + y] = out[y];"))
     assert f.message.startswith("32-way") and "kernel arguments as every launch passes them: Bc = 32" in f.message
+    f = at(findings, "LDS-001", line_of(path, "Q[threadIdx.x * d + x] = out[x];"))
+    assert f.message.startswith("32-way") and "kernel arguments as every launch passes them: d = 64" in f.message
     f = at(findings, "LDS-001", line_of(path, "s[threadIdx.y][threadIdx.x] = out[threadIdx.x];"))
     decl = line_of(path, "dim3 blk = {4, 8, (unsigned)n / 32};")
     assert f.message.startswith("8-way") and f.confidence == "medium"

@@ -87,10 +87,51 @@ def launch_constants(facts: FileFacts, fn: Function) -> dict[str, int]:
     for i, p in enumerate(fn.params):
         if not _is_integer(p.type):
             continue
-        values = {ln.args[i].value if i < len(ln.args) else None for ln in launches}
+        values = {host_value(facts, ln.caller, ln.args[i]) if i < len(ln.args) else None for ln in launches}
         if len(values) == 1 and None not in values:
             out[p.name] = int(values.pop())  # type: ignore[arg-type]
     return out
+
+
+def host_value(facts: FileFacts, fn_usr: str, node: Node, depth: int = 0) -> int | None:
+    """The integer a host expression always has: constants, arithmetic on them, locals assigned once, and
+    parameters that every call site in the file passes the same value for (main's `int C = 768` reaching a
+    launch as `d = C / NH` two calls down). None when any step is not known."""
+    if node.value is not None:
+        return int(node.value)
+    if depth > MAX_DEPTH:
+        return None
+    node = strip(node)
+    if node.kind == "binop" and node.op in ("+", "-", "*", "/", "%", "<<", ">>") and len(node.children) == 2:
+        a, b = (host_value(facts, fn_usr, c, depth + 1) for c in node.children)
+        if a is None or b is None:
+            return None
+        try:
+            return evaluate((node.op, a, b), {})
+        except EvalError:
+            return None
+    if node.kind != "ref" or not _is_integer(node.type):
+        return None
+    view = next((v for v in file_view(facts).views if v.fn.usr == fn_usr), None)
+    if view is None:
+        return None
+    defs = view.defs.get(node.ref, [])
+    if any(n.kind in ("binop", "unop") and n.op in (*_COMPOUND, "++", "--", "post++", "post--", "&") and n.children
+           and strip(n.children[0]).ref == node.ref for n in view.nodes()):
+        return None  # changed in place, or its address taken
+    if defs:
+        return host_value(facts, fn_usr, defs[0], depth + 1) if len(defs) == 1 else None
+    names = [p.name for p in view.fn.params]
+    if node.op not in names or node.ref in view.decls:
+        return None
+    pos = names.index(node.op)
+    values = set()
+    for caller in file_view(facts).views:
+        for call in caller.calls():
+            if call.ref == fn_usr:
+                args = call.children[1:] if call.kind == "mcall" else call.children
+                values.add(host_value(facts, caller.fn.usr, args[pos], depth + 1) if pos < len(args) else None)
+    return values.pop() if len(values) == 1 else None
 
 
 def kernel_blocks(facts: FileFacts, fn: Function, default: Sequence[int]) -> list[BlockGuess]:

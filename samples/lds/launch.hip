@@ -72,6 +72,16 @@ __global__ void paddedRowsPerLane(float* out, int Bc) {
   }
 }
 
+// The argument is computed on the host from values the file's own driver passes down (C = 768, NH = 12 in
+// runModel): d = 64 floats per lane's row, every lane on bank 0.
+__global__ void headRows(float* out, int d) {
+  extern __shared__ float Q[];
+  for (int x = 0; x < d; ++x) {
+    // expect: LDS-001
+    Q[threadIdx.x * d + x] = out[x];
+  }
+}
+
 // The same kernel body launched with a 256-thread scalar variable: 32 lanes per phase, 2-way conflict.
 __global__ void wideLanes(float* out) {
   __shared__ float s[512];
@@ -106,4 +116,15 @@ void launchAll(float* d, int n) {
   rowsPerLane<<<1, 32, 32 * Bc * sizeof(float)>>>(d, Bc);
   const int padded = 33;
   paddedRowsPerLane<<<1, 32, 32 * padded * sizeof(float)>>>(d, padded);
+}
+
+void launchHeads(float* d, int C, int NH) {
+  const int dim = C / NH;
+  headRows<<<1, 32, 32 * dim * sizeof(float)>>>(d, dim);
+}
+
+void runModel(float* d) {
+  int C = 768;
+  int NH = 12;
+  launchHeads(d, C, NH);
 }
