@@ -109,7 +109,7 @@ def convert(file: str, kernel_names: tuple[str, ...], output_dir: str, target: s
     from porter.convert.recognize import UnknownKernel, kernels, recognize
     from porter.convert.render import list_families, render, write_module
     from porter.frontend_config import make_config
-    from porter.fsutil import RefusedOverwrite
+    from porter.fsutil import RefusedOverwrite, refuse_inputs
 
     if list_templates:
         from porter.convert.render import load_manifest
@@ -200,6 +200,7 @@ def convert(file: str, kernel_names: tuple[str, ...], output_dir: str, target: s
                       arguments=[list(p) for p in chosen.arg_map], output=str(out))
         if not dry_run:
             try:
+                refuse_inputs(out, [file], "the generated module")
                 write_module(text, out, force=force)
             except RefusedOverwrite as exc:
                 report.update(status="error", error=str(exc))

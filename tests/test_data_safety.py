@@ -105,3 +105,14 @@ def test_output_writes_through_fifos_terminals_and_symlinks(tmp_path: Path) -> N
     (tmp_path / "kept").mkdir()
     run("analyze", "k.hip", "-q", "-o", "report.txt", cwd=tmp_path)
     assert (tmp_path / "report.txt").is_symlink() and "W64-004" in (tmp_path / "kept" / "real.txt").read_text()
+
+
+def test_convert_never_writes_over_its_input(tmp_path: Path) -> None:
+    src = tmp_path / "saxpy_rows.hip"
+    src.write_bytes((Path(__file__).resolve().parent.parent / "samples" / "kernels" / "elementwise" /
+                     "saxpy_rows.hip").read_bytes())
+    before = src.read_bytes()
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "saxpy_rows.py").symlink_to(src)
+    code, _, err = run("convert", str(src), "-o", str(tmp_path / "out"), "--force")
+    assert code == 2 and "is the input" in err and src.read_bytes() == before
