@@ -40,6 +40,7 @@ class FileResult:
     parse_errors: int = 0
     token_statements: int = 0                            # statements read from tokens only (parse loss)
     coverage: dict[str, Any] = field(default_factory=dict)   # what was analyzed how (see coverage())
+    internal_error: bool = False                         # porter itself failed on this file (exit 3)
 
 
 def collect(paths: list[str], exclude: tuple[str, ...] = ()) -> tuple[list[str], list[str]]:
@@ -195,7 +196,7 @@ def run(requests: list[Request], jobs: int, timeout: float,
     results: list[FileResult] = []
     for i, res in enumerate(imap(analyze_one, requests, jobs, timeout), 1):
         if isinstance(res, Failure):
-            res = FileResult(res.item.path, error=f"{res.item.path}: {res.reason}")
+            res = FileResult(res.item.path, error=f"{res.item.path}: {res.reason}", internal_error=res.internal)
         results.append(res)
         if progress is not None:
             progress(i, len(requests), res.path)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import click
 
+from porter.cli import EXIT_INTERNAL
 from porter.findings import SEVERITIES, severity_rank
 from porter.fsutil import RefusedOverwrite, refuse_inputs
 from porter.output import FORMATS, render
@@ -228,6 +229,8 @@ def analyze(ctx: click.Context, paths: tuple[str, ...], target: str, exclude: tu
         click.echo(f"porter: {len(active)} findings ({counts['error']} errors, {counts['warning']} warnings, "
                    f"{counts['note']} notes) in {len(results)} files"
                    + (f", {suppressed} suppressed" if suppressed else ""), err=True)
+    if any(r.internal_error for r in results):
+        sys.exit(EXIT_INTERNAL)
     if problems or errors:
         sys.exit(EXIT_USAGE)
     if unused or (fail_on != "never" and any(severity_rank(f.severity) >= severity_rank(fail_on) for f in active)):

@@ -22,6 +22,7 @@ class Failure:
 
     item: Any
     reason: str
+    internal: bool = False      # porter raised (a bug), as opposed to a crash in libclang or the time limit
 
 
 def _worker(conn: Connection, fn: Callable[[Any], Any], parent: int) -> None:
@@ -59,7 +60,8 @@ def _worker(conn: Connection, fn: Callable[[Any], Any], parent: int) -> None:
         except Exception as exc:  # a porter bug on one input: report it for that file, no traceback, keep going
             where = traceback.extract_tb(exc.__traceback__)[-1]
             result = Failure(item, f"internal error: {type(exc).__name__}: {str(exc)[:200]} "
-                                   f"(at {os.path.basename(where.filename)}:{where.lineno}; please report it)")
+                                   f"(at {os.path.basename(where.filename)}:{where.lineno}; please report it)",
+                             internal=True)
         conn.send(result)
 
 

@@ -123,3 +123,21 @@ def test_compile_database_is_read_once(tmp_path: Path) -> None:
     os.utime(db, ns=(0, 0))   # an edited database is read again
     compile_db_args(str(db), files[0])
     assert _compile_db_index.cache_info().misses == 2
+
+
+def test_a_porter_bug_on_one_file_exits_3_after_the_others(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import porter.analysis as analysis
+
+    real = analysis.analyze_one
+
+    def buggy(req):  # type: ignore[no-untyped-def]
+        if req.path.endswith("bad.hip"):
+            raise KeyError("a porter bug")
+        return real(req)
+
+    monkeypatch.setattr(analysis, "analyze_one", buggy)   # the workers are forked: they see it too
+    (tmp_path / "bad.hip").write_text(BUGGY)
+    (tmp_path / "good.hip").write_text(BUGGY)
+    code, out, err = run("analyze", ".", "--format", "json", "-j", "1", cwd=tmp_path)
+    assert code == 3 and "internal error: KeyError" in err and "please report" in err
+    assert {f["path"] for f in json.loads(out)["findings"]} == {"good.hip"}
