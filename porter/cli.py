@@ -38,10 +38,10 @@ class _LazyGroup(click.Group):
     def invoke(self, ctx: click.Context) -> object:
         # click turns Ctrl-C into "Aborted!" and exit 1, which CI would read as "findings": say what happened
         # and use the shell's codes (130 for SIGINT, 143 for SIGTERM).
-        from porter.output import protect_actions_log
-        protect_actions_log()
         previous = signal.signal(signal.SIGTERM, _on_sigterm)
         try:
+            from porter.output import protect_actions_log   # inside the try: a Ctrl-C during the import is ours too
+            protect_actions_log()
             return super().invoke(ctx)
         except KeyboardInterrupt:
             click.echo("\nporter: interrupted", err=True)
