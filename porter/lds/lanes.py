@@ -14,6 +14,7 @@ subscripts, reinterpret casts of `&tile[r][c]` and pointer aliases are seen whol
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from math import prod
 from typing import Iterator, Sequence
 
@@ -280,7 +281,6 @@ class AccessWalker:
         self.view = view
         self.block = block
         self.wave_size = wave_size  # the target's wavefront: the value of warpSize and the lane-id modulus
-        self.launch_args = launch_constants(facts, view.fn)
         self.used_args: dict[str, int] = {}  # the launch constants the addresses were computed with
         fn_usr = view.fn.usr
         self.decls: dict[str, SharedDecl] = {}
@@ -662,6 +662,10 @@ class AccessWalker:
             self.used_args[node.op] = value  # ... and the same constant at every launch in the file
             return value
         raise Undetermined(f"the value of '{node.op}'", node)
+
+    @cached_property
+    def launch_args(self) -> dict[str, int]:
+        return launch_constants(self.facts, self.view.fn)  # only when an address reads a kernel argument
 
     def _uniform(self, ref: str, defs: list[Node]) -> bool:
         """A variable assigned several times is still the same in every lane when no assigned value reads the
