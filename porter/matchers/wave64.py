@@ -893,12 +893,12 @@ def _code_lines(facts: FileFacts) -> Iterator[tuple[int, str]]:
         yield i, code
 
 
-def _arch_selected_macros(facts: FileFacts) -> list[tuple[Loc, str, set[str]]]:
+def _arch_selected_macros(facts: FileFacts, lines: list[tuple[int, str]]) -> list[tuple[Loc, str, set[str]]]:
     """Preprocessor lines that read a device-only architecture macro, with the macros whose definition they
     choose: the #defines inside an `#if __GFX9__ ... #endif` chain, or X in `#define X __AMDGCN_WAVEFRONT_SIZE`."""
     out: list[tuple[Loc, str, set[str]]] = []
     open_chains: list[list[tuple[Loc, str, set[str]]]] = []   # per #if nesting level: arch tests seen so far
-    for i, code in _code_lines(facts):
+    for i, code in lines:
         d = _DIRECTIVE.match(code)
         if d is None:
             continue
@@ -929,7 +929,8 @@ def wavefront_macro_host(facts: FileFacts, target: Target, params: dict[str, Any
     def in_host(line: int) -> bool:
         return any(a <= line <= b for a, b in ranges["host"]) and not any(a <= line <= b for a, b in ranges["device"])
 
-    for i, code in _code_lines(facts):
+    lines = list(_code_lines(facts))
+    for i, code in lines:
         if _DIRECTIVE.match(code) or not in_host(i):
             continue
         for m in [*_ARCH_MACRO.finditer(code), *re.finditer(_ROCM_WAVE, code)]:
@@ -937,7 +938,7 @@ def wavefront_macro_host(facts: FileFacts, target: Target, params: dict[str, Any
                         {"what": f"host code reads {m.group(0)}", "wave": wave})
     # a macro chosen by an architecture test, used in host code: report the test (the line to change) and the use
     bodies = {m.name: m.body for m in facts.macros}
-    for loc, arch, chosen in _arch_selected_macros(facts):
+    for loc, arch, chosen in _arch_selected_macros(facts, lines):
         names = set(chosen)
         names |= {n for n, body in bodies.items() if any(re.search(rf"\b{re.escape(c)}\b", body) for c in chosen)}
         uses = sorted((u for u in facts.macro_uses if u.name in names and in_host(u.loc.line)),
