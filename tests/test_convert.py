@@ -252,3 +252,40 @@ def test_saxpy_keeps_the_scale_and_the_accumulation(tmp_path: Path) -> None:
     assert "{'name': 'a', 'ctype': 'float', 'bind': 'case', 'key': 'scale'}" in text
     assert "{'name': 'y', 'ctype': 'float*', 'bind': 'case', 'key': 'y', 'output': True}" in text
     assert "accumulate=True" in text and "y0 + x * scale" in text
+
+
+def test_convert_corpus_entries_are_pinned_and_expect_a_family_or_a_refusal() -> None:
+    import tomllib
+
+    from porter.convert import list_families
+
+    sources = tomllib.loads((ROOT / "corpus" / "sources.toml").read_text())["snapshot"]
+    commits = {s["id"]: s["commit"] for s in sources}
+    entries = tomllib.loads((ROOT / "corpus" / "convert.toml").read_text())["kernel"]
+    assert len(entries) >= 15
+    seen = set()
+    for e in entries:
+        assert commits.get(e["snapshot"]) == e["commit"], e
+        assert e["expect"] in (*list_families(), "refuse") and e["why"].strip()
+        assert len(e["sha256"]) == 64 and not Path(e["path"]).is_absolute() and ".." not in Path(e["path"]).parts
+        assert (e["snapshot"], e["path"], e["kernel"]) not in seen
+        seen.add((e["snapshot"], e["path"], e["kernel"]))
+    assert {e["expect"] for e in entries} > {"refuse"}, "the corpus must hold kernels expected to convert too"
+
+
+def test_scale_with_a_runtime_bias_and_a_grid_stride_loop_converts(tmp_path: Path) -> None:
+    """ggml's scale_f32 shape: dst = scale * x + bias over n elements, no launch site in the file."""
+    src = tmp_path / "scale.hip"
+    src.write_text('#include "hip/hip_runtime.h"\n'
+                   "__global__ void scale_k(const float* x, float* dst, const float scale, const float bias,\n"
+                   "                        const long long n) {\n"
+                   "  long long tid = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+                   "  long long stride = (long long)blockDim.x * gridDim.x;\n"
+                   "  for (long long i = tid; i < n; i += stride) dst[i] = scale * x[i] + bias;\n"
+                   "}\n")
+    code, out, _ = convert(str(src), "-o", str(tmp_path / "out"))
+    assert code == 0, out
+    text = (tmp_path / "out" / "scale_k.py").read_text()
+    assert "(v) * scale + shift" in text and "{'name': 'bias', 'ctype': 'const float', 'bind': 'case', " \
+        "'key': 'shift'}" in text
+    assert "a covering grid" in text and "'grid': [['min', ['cdiv', 'N', 256], 1024], 1, 1]" in text

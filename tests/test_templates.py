@@ -152,6 +152,8 @@ VARIANTS = [
     ("elementwise", {"activation": "gelu", "bias": False}),
     ("elementwise", {"activation": "silu", "order": "bias_act_scale", "scale": True, "accumulate": True}),
     ("batched_gemm", {"strides": True, "dtype": "float32"}),
+    ("elementwise", {"flat": True, "bias": False, "activation": "none", "scale": True, "shift": True,
+                     "dtype": "float32"}),
     ("elementwise", {"activation": "gelu_tanh", "dtype": "bfloat16"}),
     ("softmax", {"dtype": "float32"}), ("rmsnorm", {"dtype": "bfloat16", "runtime_eps": False, "eps": 1e-5}),
     ("transpose", {"dtype": "float32"}),

@@ -17,6 +17,8 @@ from porter.facts import FileFacts, Launch, Node
 from porter.ir import FileView, FunctionView, strip
 
 SCHEMA = 1
+DEFAULT_BLOCK = 256     # block size for a launcher whose block size is its caller's argument
+MAX_COVERING_BLOCKS = 1024   # grid of a grid-stride kernel launched without a launch site in the file
 
 
 class Refusal(Exception):
@@ -33,8 +35,13 @@ def original_record(rec: Recognition, cand: Candidate, file_name: str,
               "kernel": f"{rec.view.fn.name}<{targs}>" if targs else rec.view.fn.name,
               "args": args, "grid": geometry["grid"], "block": geometry["block"],
               "shared_bytes": geometry["shared_bytes"]}
+    where = (f"from the launch at line {geometry['launch_line']}" if geometry["launch_line"] else
+             "a covering grid: the file has no launch of the kernel, whose grid-stride loop gives the same result "
+             "for any grid")
     text = (f"grid {_dims(record['grid'])}, block {_dims(record['block'])}, shared "
-            f"{describe(record['shared_bytes'])} bytes, from the launch at line {geometry['launch_line']}")
+            f"{describe(record['shared_bytes'])} bytes, {where}")
+    for name, value in geometry["chosen"].items():
+        text += f"; its block size '{name}' is the launcher's argument: porter launches with {value}"
     return record, text
 
 
@@ -91,6 +98,14 @@ def launch_geometry(fv: FileView, facts: FileFacts, kernel: FunctionView,
                     args: list[dict[str, object]], shape_keys: Iterable[str]) -> dict[str, object]:
     """grid/block/shared_bytes of the original's launch as expressions over the module's shape symbols."""
     launch = _launch_of(facts, kernel)
+    if launch is None and _grid_stride(kernel):
+        # no launch site, but a grid-stride loop computes the same result for any grid: a covering one
+        sizes = [str(a["key"]) for a in args if a["bind"] == "shape"]
+        count: object = sizes[0] if sizes else 1
+        for s in sizes[1:]:
+            count = ["*", count, s]
+        return {"grid": [["min", ["cdiv", count, DEFAULT_BLOCK], MAX_COVERING_BLOCKS], 1, 1],
+                "block": [DEFAULT_BLOCK, 1, 1], "shared_bytes": 0, "launch_line": None, "chosen": {}}
     if launch is None:
         raise Refusal("the file does not launch the kernel (no <<<>>> or hipLaunchKernelGGL site), so porter "
                       "cannot tell its grid and block; add the host launcher to the file")
@@ -99,7 +114,13 @@ def launch_geometry(fv: FileView, facts: FileFacts, kernel: FunctionView,
         raise Refusal(f"the launch of '{kernel.fn.name}' is outside a function porter read")
     to_kernel = _host_to_kernel(launch, kernel)
     symbols = {str(a["name"]): str(a["key"]) for a in args if a["bind"] == "shape"}
-    resolver = _Resolver(host, to_kernel, symbols, set(shape_keys))
+    # A block size the launcher takes as an argument (llm.c's `block_size`) is the caller's choice, not part of the
+    # computation: porter launches with the kernel's __launch_bounds__, else 256, and says so.
+    host_params = {p.name for p in host.fn.params}
+    chosen = kernel.fn.launch_bounds[0] if kernel.fn.launch_bounds else DEFAULT_BLOCK
+    free = {n.op: chosen for n in (launch.block.walk() if launch.block is not None else ())
+            if n.kind == "ref" and n.op in host_params and n.ref not in to_kernel}
+    resolver = _Resolver(host, to_kernel, symbols, set(shape_keys), free)
     try:
         grid = resolver.dim3(launch.grid)
         block = resolver.dim3(launch.block)
@@ -110,7 +131,23 @@ def launch_geometry(fv: FileView, facts: FileFacts, kernel: FunctionView,
         raise Refusal(f"the launch at line {line} computes its geometry from {exc}, which porter cannot rewrite "
                       f"over the kernel's parameters; without the original's grid the comparison would be "
                       f"meaningless") from None
-    return {"grid": grid, "block": block, "shared_bytes": shared, "launch_line": launch.loc.line}
+    return {"grid": grid, "block": block, "shared_bytes": shared, "launch_line": launch.loc.line,
+            "chosen": free}
+
+
+def _grid_stride(kernel: FunctionView) -> bool:
+    """A loop whose step is the whole grid (`i += blockDim.x * gridDim.x`): every grid gives the same result."""
+    for node in kernel.nodes():
+        if node.kind == "for" and len(node.children) == 4:
+            step = node.children[2]
+            if any(n.kind == "ref" and n.op == "gridDim" or n.kind == "member" and n.children and
+                   strip(n.children[0]).op == "gridDim" for n in step.walk()):
+                return True
+            for n in step.walk():       # i += stride, with `stride = blockDim.x * gridDim.x`
+                d = kernel.definition(n.ref) if n.kind == "ref" and n.ref else None
+                if d is not None and any(m.kind == "ref" and m.op == "gridDim" for m in d.walk()):
+                    return True
+    return False
 
 
 def _launch_of(facts: FileFacts, kernel: FunctionView) -> Launch | None:
@@ -137,8 +174,9 @@ _BINOPS = {"+": "+", "-": "-", "*": "*", "/": "//", "%": "%"}
 
 class _Resolver:
     def __init__(self, host: FunctionView, to_kernel: dict[str, str], symbols: dict[str, str],
-                 shape_keys: set[str]) -> None:
+                 shape_keys: set[str], free: dict[str, int]) -> None:
         self.host, self.to_kernel, self.symbols, self.shape_keys = host, to_kernel, symbols, shape_keys
+        self.free = free
         self.host_params = {p.name for p in host.fn.params}
 
     def dim3(self, node: Node | None) -> list[object]:
@@ -176,6 +214,8 @@ class _Resolver:
             return self._ref(n, depth)
         if n.kind == "binop" and n.op in _BINOPS and len(n.children) == 2:
             return [_BINOPS[n.op], self.expr(n.children[0], depth + 1), self.expr(n.children[1], depth + 1)]
+        if n.kind == "call" and n.op in ("ceil_div", "cdiv", "div_up", "DIV_UP") and len(n.children) == 2:
+            return ["cdiv", self.expr(n.children[0], depth + 1), self.expr(n.children[1], depth + 1)]
         if n.kind == "call" and n.op in ("min", "max", "std::min", "std::max") and len(n.children) == 2:
             return [n.op.rsplit(":", 1)[-1], self.expr(n.children[0], depth + 1), self.expr(n.children[1], depth + 1)]
         raise _Unresolved(f"an expression porter does not rewrite (line {n.loc.line})")
@@ -189,6 +229,8 @@ class _Resolver:
         if n.op in self.host_params:
             if n.op in self.shape_keys:       # a size only the launch uses (batch = grid.z)
                 return n.op
+            if n.op in self.free:
+                return self.free[n.op]
             raise _Unresolved(f"the launcher's argument '{n.op}', which the kernel never receives")
         defs = self.host.defs.get(n.ref, [])
         if not defs:

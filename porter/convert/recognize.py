@@ -9,6 +9,7 @@ best-scoring family wins, and a near tie is reported instead of guessed.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field, replace
 from typing import Iterable
@@ -164,7 +165,8 @@ def features(fv: FileView, kernel: FunctionView) -> Features:
                 if lhs.kind == "ref" and not _address(view, lhs, names)[0]:
                     _accumulation(view, node, lhs, rhs, names, f)
             elif node.kind == "call":
-                f.calls.add(node.op)
+                if not (node.op in SQRT | RSQRT and not any(n.kind == "ref" for n in node.walk())):
+                    f.calls.add(node.op)   # sqrtf(2.0f / M_PI) is a constant, not a normalization
                 if node.op in SHUFFLES:
                     f.shuffles += 1
                 if node.op in ("fmaf", "fma", "__fmaf_rn") and len(node.children) == 3:
@@ -401,6 +403,9 @@ def _candidates(f: Features, facts: FileFacts) -> list[Candidate]:
     act = _activation(f)
     bias = [p for p in inputs if p not in row_map_values(row_map)]
     ew_params, ew_map = _elementwise(f, outputs)
+    sizes = row_map[2:]
+    if not row_map[2][1] and row_map[3][1]:     # one size only: a flat map over N elements
+        ew_params["flat"], sizes = True, row_map[3:]
     foreign = _foreign_constants(f, act)
     unknown_select = bool(f.conds) and act != "relu"
     cand("elementwise", {"one output element per thread from inputs at the same position": bool(outputs) and
@@ -410,7 +415,7 @@ def _candidates(f: Features, facts: FileFacts) -> list[Candidate]:
           f"constants the template does not have ({', '.join(map(str, foreign))})": bool(foreign),
           "a conditional value (c ? a : b) other than ReLU": unknown_select},
          {"dtype": dtype, "bias": bool(bias), "activation": act, **ew_params},
-         [("x", row_map[0][1])] + _positional(("bias",), bias) + [("y", row_map[1][1])] + row_map[2:] + ew_map)
+         [("x", row_map[0][1])] + _positional(("bias",), bias) + [("y", row_map[1][1])] + sizes + ew_map)
     return out
 
 
@@ -428,13 +433,20 @@ def _elementwise(f: Features, outputs: list[str]) -> tuple[dict[str, object], li
                 accumulate, value = True, strip(value.children[1 - i])
                 break
     params: dict[str, object] = {"accumulate": accumulate}
+    shift: list[tuple[str, str]] = []
+    if value.kind == "binop" and value.op == "+" and len(value.children) == 2:
+        for i, child in enumerate(value.children):
+            child = strip(child)
+            if child.kind == "ref" and child.op in f.floats:     # `... + bias` with a run-time scalar bias
+                params["shift"], shift, value = True, [("shift", child.op)], strip(value.children[1 - i])
+                break
     scales = [n.op for n in value.walk() if n.kind == "ref" and n.op in f.floats]
     if len(set(scales)) != 1:
-        return {**params, "scale": False}, []
+        return {**params, "scale": False}, shift
     outside = value.kind == "binop" and value.op == "*" and any(
         strip(c).kind == "ref" and strip(c).op == scales[0] for c in value.children)
     return {**params, "scale": True, "order": "bias_act_scale" if outside else "scale_bias_act"}, \
-        [("scale", scales[0])]
+        [("scale", scales[0])] + shift
 
 
 def row_map_values(arg_map: Iterable[tuple[str, str]]) -> set[str]:
@@ -446,10 +458,12 @@ def _positional(names: tuple[str, ...], values: list[str]) -> list[tuple[str, st
 
 
 def _dtype(types: list[str]) -> str:
+    """The element type of the tensors; one porter does not know (a typedef it could not resolve, int8) is
+    returned as spelled, so rendering refuses it instead of assuming fp32."""
     for t in types:
         if t in ("float16", "bfloat16", "float32"):
             return t
-    return "float32"
+    return types[0] if types else "float32"
 
 
 def _eps(f: Features) -> tuple[dict[str, object] | None, list[tuple[str, str]]]:
@@ -594,7 +608,8 @@ def _copy_shape(f: Features, inputs: list[str], outputs: list[str]) -> tuple[boo
 # in a way the template does not express (a leaky-ReLU slope, a clamp bound, an offset).
 ACTIVATION_CONSTANTS = {"none": {1.0}, "relu": {0.0, 1.0}, "silu": {0.0, 1.0},
                         "gelu": {0.0, 0.5, 1.0, 2.0, 0.7071067811865476, 1.4142135623730951},
-                        "gelu_tanh": {0.0, 0.5, 1.0, 0.7978845608028654, 0.044715, 3.0}}
+                        "gelu_tanh": {0.0, 0.5, 1.0, 0.7978845608028654, 0.044715, 3.0,
+                                      2.0, math.pi}}      # sqrt(2 / pi) written out
 
 
 def _activation(f: Features) -> str:

@@ -2,7 +2,7 @@
 # Source file:   bias_act_shared.hip
 # Source kernel: bias_act_shared (line 24)
 # Template:      elementwise    target: gfx942    config: elementwise_f32_8x256_t256
-# Parameters:    kernel_name='bias_act_shared', dtype='float32', bias=True, activation='relu', scale=True, order='bias_act_scale', accumulate=False
+# Parameters:    kernel_name='bias_act_shared', dtype='float32', bias=True, activation='relu', scale=True, order='bias_act_scale', shift=False, flat=False, accumulate=False
 # Original launch: grid ((((N + 256) - 1) / 256), (((M + 8) - 1) / 8), 1), block (256, 1, 1), shared 0 bytes, from the launch at line 50
 #
 # `python <this file>` checks the kernel against a float64 reference on the GPU present (NaN-prefilled
@@ -131,12 +131,15 @@ BENCH_SHAPE = {"M": 8192, "N": 8192}
 def make_case(shape: dict, seed: int, device: str) -> dict:
     g = torch.Generator(device="cpu").manual_seed(seed)
     dt = TORCH_DTYPES[DTYPE]
-    x = torch.randn((shape["M"], shape["N"]), generator=g).to(dt).to(device)
+    dims = (shape["M"], shape["N"])
+    x = torch.randn(dims, generator=g).to(dt).to(device)
     bias = torch.randn((shape["N"],), generator=g).to(dt).to(device)
-    y = torch.full((shape["M"], shape["N"]), float("nan"), dtype=dt, device=device)
+    y = torch.full(dims, float("nan"), dtype=dt, device=device)
     # Run-time scalars differ per seed and are never 0 or +-1, so a conversion that drops one disagrees.
     scale = (-1) ** seed * (1.25 + torch.rand((), generator=g).item())
-    return {"shape": shape, "x": x, "bias": bias, "y": y, "y0": y.clone(), "scale": scale, "out_dtype": DTYPE}
+    shift = 0.5 + torch.rand((), generator=g).item()
+    return {"shape": shape, "x": x, "bias": bias, "y": y, "y0": y.clone(), "scale": scale, "shift": shift,
+            "out_dtype": DTYPE}
 
 
 def run_kernel(case: dict) -> torch.Tensor:

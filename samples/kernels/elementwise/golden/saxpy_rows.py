@@ -2,7 +2,7 @@
 # Source file:   saxpy_rows.hip
 # Source kernel: saxpy_rows (line 10)
 # Template:      elementwise    target: gfx942    config: elementwise_f32_8x256_t256
-# Parameters:    kernel_name='saxpy_rows', dtype='float32', bias=False, activation='none', scale=True, order='bias_act_scale', accumulate=True
+# Parameters:    kernel_name='saxpy_rows', dtype='float32', bias=False, activation='none', scale=True, order='bias_act_scale', shift=False, flat=False, accumulate=True
 # Original launch: grid ((((N + 256) - 1) / 256), M, 1), block (256, 1, 1), shared 0 bytes, from the launch at line 21
 #
 # `python <this file>` checks the kernel against a float64 reference on the GPU present (NaN-prefilled
@@ -128,12 +128,15 @@ BENCH_SHAPE = {"M": 8192, "N": 8192}
 def make_case(shape: dict, seed: int, device: str) -> dict:
     g = torch.Generator(device="cpu").manual_seed(seed)
     dt = TORCH_DTYPES[DTYPE]
-    x = torch.randn((shape["M"], shape["N"]), generator=g).to(dt).to(device)
+    dims = (shape["M"], shape["N"])
+    x = torch.randn(dims, generator=g).to(dt).to(device)
     bias = torch.randn((shape["N"],), generator=g).to(dt).to(device)
-    y = torch.randn((shape["M"], shape["N"]), generator=g).to(dt).to(device)  # read and written
+    y = torch.randn(dims, generator=g).to(dt).to(device)  # read and written
     # Run-time scalars differ per seed and are never 0 or +-1, so a conversion that drops one disagrees.
     scale = (-1) ** seed * (1.25 + torch.rand((), generator=g).item())
-    return {"shape": shape, "x": x, "bias": bias, "y": y, "y0": y.clone(), "scale": scale, "out_dtype": DTYPE}
+    shift = 0.5 + torch.rand((), generator=g).item()
+    return {"shape": shape, "x": x, "bias": bias, "y": y, "y0": y.clone(), "scale": scale, "shift": shift,
+            "out_dtype": DTYPE}
 
 
 def run_kernel(case: dict) -> torch.Tensor:
