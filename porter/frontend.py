@@ -352,7 +352,7 @@ def compile_db_args(db_path: str, source: Path) -> list[str]:
         raise FrontendError(f"{db_path}: cannot read compile database: {exc.strerror or exc}") from exc
     if isinstance(index, str):
         raise FrontendError(index)
-    entry = index.get(source.resolve())
+    entry = index.get(os.path.normpath(os.path.abspath(source))) or index.get(os.path.realpath(source))
     if entry is None:
         return []
     directory, argv = entry
@@ -365,14 +365,15 @@ def compile_db_args(db_path: str, source: Path) -> list[str]:
 
 
 @lru_cache(maxsize=2)
-def _compile_db_index(db_path: str, mtime_ns: int, size: int) -> dict[Path, tuple[Path, list[str] | str]] | str:
-    """resolved file -> (directory, arguments or command), read once per process (a database can hold 100k
-    entries; reading it for every file made a run 9x slower). A str is the reason it cannot be read."""
+def _compile_db_index(db_path: str, mtime_ns: int, size: int) -> dict[str, tuple[Path, list[str] | str]] | str:
+    """absolute normalized file -> (directory, arguments or command), read once per process (a database can hold
+    100k entries; reading it for every file made a run 9x slower, and resolving every entry's symlinks cost ~20 s
+    for 200k). A str is the reason it cannot be read."""
     try:
         entries = json.loads(Path(db_path).read_bytes())
     except (OSError, ValueError) as exc:
         return f"{db_path}: cannot read compile database: {exc}"
-    index: dict[Path, tuple[Path, list[str] | str]] = {}
+    index: dict[str, tuple[Path, list[str] | str]] = {}
     for entry in entries if isinstance(entries, list) else []:
         if not isinstance(entry, dict) or not isinstance(entry.get("file"), str):
             continue
@@ -380,7 +381,8 @@ def _compile_db_index(db_path: str, mtime_ns: int, size: int) -> dict[Path, tupl
         argv = entry.get("arguments")
         if not (isinstance(argv, list) and argv and all(isinstance(a, str) for a in argv)):
             argv = entry.get("command") if isinstance(entry.get("command"), str) else []
-        index.setdefault((directory / entry["file"]).resolve(), (directory, argv))   # the first entry wins
+        key = os.path.normpath(os.path.join(os.path.abspath(directory), entry["file"]))
+        index.setdefault(key, (directory, argv))   # the first entry wins
     return index
 
 
