@@ -38,9 +38,10 @@ def _parse_shape(text: str) -> dict:
 @click.option("--tune-file", type=click.Path(dir_okay=False), default=None,
               help="Where --tune writes its JSON (default: MODULE.tune.<target>.json next to the module).")
 @click.option("--original", type=click.Path(exists=True, dir_okay=False), default=None, metavar="FILE.hip",
-              help="The hipified original (with one extern \"C\" launch_* function): compiled for gfx942 side by "
-                   "side, and run on the same cases: on the GPU present, or without one on porter's wave64 CPU "
-                   "emulator.")
+              help="The hipified original the module was converted from: its kernel is launched by porter from the "
+                   "module's ORIGINAL mapping (no launcher needed) on the same cases and compared: with the "
+                   "generated kernel on the GPU present, or without one on porter's wave64 CPU emulator with the "
+                   "module's float64 reference. Also compiled for gfx942 side by side.")
 @click.option("--no-compile", is_flag=True, help="Skip the gfx942 code object (e.g. on a GPU machine without the "
                                                  "gfx942 toolchain).")
 @click.option("--reps", type=int, default=100, show_default=True, help="Timed repetitions (at least 100).")
@@ -57,9 +58,12 @@ def verify(path: str, target: str, seeds: int, shape_texts: tuple[str, ...], tun
        LDS over 64 KiB. With --original, the hipified kernel is compiled the same way, side by side.
     2. numerics on the GPU present (NaN-prefilled outputs, >= 5 seeds, shapes that are not tile multiples,
        per-dtype tolerances and max|d|/max|ref| against a float64 reference); without a GPU the report says
-       "numerics: not run (no GPU)" and nothing passes. The --original still runs there, as gfx942 would
-       run it (64-lane wavefronts, porter's CPU emulator), against the module's float64 reference: that checks
-       the conversion and shows the original's wave64 bugs, not the generated kernel.
+       "numerics: not run (no GPU)" and nothing passes. With --original on a GPU, every output of the
+       generated kernel is compared with the original kernel's on the same inputs (the reference is the second
+       check); without one the original runs as gfx942 would run it (64-lane wavefronts, porter's CPU
+       emulator) against the module's float64 reference: that checks the conversion, not the generated kernel.
+       A disagreement fails with the first differing element; an original that is wrong at wave64 but right at
+       wave32 is reported as wave64-broken and the module is judged against its wave32 run.
     3. timing: median of >= 100 reps after warm-up, cache flushed, CUDA events; generated vs torch vs
        original, as a fraction of the copy bandwidth and matmul rate measured in the same run.
 
