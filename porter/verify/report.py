@@ -169,7 +169,7 @@ def to_text(rep: dict[str, Any]) -> str:
             lines.append(f"    first failure {_shape(c['shape'])} seed={c['seed']}: {c['detail']}")
         if o.get("wave64_broken"):
             lines.append(f"    {o['wave64_broken']}")
-        if o.get("note"):
+        if o.get("note") and ran:  # the note says how the original ran: nothing to say when it did not
             lines.append(f"    note: {o['note']}")
     perf = rep.get("performance", {})
     if perf.get("status") in (None, "not run"):
