@@ -203,12 +203,14 @@ class Kernel:
             raise LaunchError(f"{launch.describe()} failed with error code {code} (see cudaError_t / hipError_t)")
 
 
-def load(source: str | os.PathLike[str], kernel: str, arch: str = "sm_90a", hip: bool = False) -> Kernel:
-    """Build (cached) and dlopen the shim for `kernel`; its parameters come from the compiled signature."""
+def load(source: str | os.PathLike[str], kernel: str, arch: str = "sm_90a", hip: bool = False,
+         extra_flags: Sequence[str] = ()) -> Kernel:
+    """Build (cached) and dlopen the shim for `kernel`; its parameters come from the compiled signature.
+    extra_flags: the original project's -I/-D flags, passed to the compiler."""
     from porter.emulate import Param
     from porter.emulate.source import kernel_param_names
 
-    lib = ctypes.CDLL(str(build(source, kernel, arch, hip=hip)))
+    lib = ctypes.CDLL(str(build(source, kernel, arch, hip=hip, extra_flags=extra_flags)))
     lib.porter_signature.restype = ctypes.c_char_p
     lib.porter_entry.restype = ctypes.c_int
     lib.porter_entry.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t]

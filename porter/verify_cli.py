@@ -25,6 +25,21 @@ def _parse_shape(text: str) -> dict:
     return shape
 
 
+def _original_flags(include_dirs: tuple[str, ...], defines: tuple[str, ...]) -> list[str]:
+    """-I/-D for every build of the original (nvcc, hipcc, the emulator); each value checked, passed as one argv
+    item, so nothing in it reaches a shell."""
+    flags = []
+    for d in include_dirs:
+        flags += ["-I", str(Path(d).resolve())]
+    for text in defines:
+        name, _, value = text.partition("=")
+        if not name.isidentifier() or "\n" in value or "\r" in value:
+            raise click.BadParameter(f"'{text}': expected NAME or NAME=VALUE with NAME an identifier (one line)",
+                                     param_hint="-D")
+        flags.append(f"-D{text}")
+    return flags
+
+
 @click.command(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.argument("path", metavar="MODULE_OR_DIR", type=click.Path(exists=True))
 @click.option("--target", type=click.Choice(("auto", "gfx942", "sm_90a")), default="auto", show_default=True,
@@ -42,6 +57,11 @@ def _parse_shape(text: str) -> dict:
                    "module's ORIGINAL mapping (no launcher needed) on the same cases and compared: with the "
                    "generated kernel on the GPU present, or without one on porter's wave64 CPU emulator with the "
                    "module's float64 reference. Also compiled for gfx942 side by side.")
+@click.option("-I", "include_dirs", multiple=True, metavar="DIR",
+              type=click.Path(exists=True, file_okay=False),
+              help="Include folder for building the --original (its project's headers); repeatable.")
+@click.option("-D", "defines", multiple=True, metavar="NAME[=VALUE]",
+              help="Macro for building the --original; repeatable.")
 @click.option("--no-compile", is_flag=True, help="Skip the gfx942 code object (e.g. on a GPU machine without the "
                                                  "gfx942 toolchain).")
 @click.option("--reps", type=int, default=100, show_default=True, help="Timed repetitions (at least 100).")
@@ -49,7 +69,8 @@ def _parse_shape(text: str) -> dict:
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, help="Also write the JSON report here.")
 @click.option("--force", is_flag=True, help="Overwrite --output / --tune-file if they exist.")
 def verify(path: str, target: str, seeds: int, shape_texts: tuple[str, ...], tune: bool, tune_file: str | None,
-           original: str | None, no_compile: bool, reps: int, fmt: str, output: str | None, force: bool) -> None:
+           original: str | None, include_dirs: tuple[str, ...], defines: tuple[str, ...], no_compile: bool,
+           reps: int, fmt: str, output: str | None, force: bool) -> None:
     """Verify modules written by `porter convert`.
 
     \b
@@ -79,6 +100,9 @@ def verify(path: str, target: str, seeds: int, shape_texts: tuple[str, ...], tun
     if reps < 100:
         raise click.UsageError("--reps must be at least 100")
     shapes = [_parse_shape(t) for t in shape_texts] or None
+    original_flags = _original_flags(include_dirs, defines)
+    if original_flags and not original:
+        raise click.UsageError("-I/-D are for building the --original; pass --original FILE")
     modules = find_modules(path)
     if not modules:
         click.echo(f"porter: error: {path}: no module written by `porter convert` here", err=True)
@@ -103,7 +127,8 @@ def verify(path: str, target: str, seeds: int, shape_texts: tuple[str, ...], tun
                 timer = Timer(reps=reps)
                 peaks = measure_peaks(timer)
         rep = verify_module(mod_path, target=target, seeds=seeds, shapes=shapes, tune=tune, original=original,
-                            compile_gfx942=not no_compile, timer=timer, peaks=peaks)
+                            compile_gfx942=not no_compile, timer=timer, peaks=peaks,
+                            original_flags=original_flags)
         tn = rep.get("tune")
         if tn and tn.get("status") not in (None, "not run"):
             dest = Path(tune_file) if tune_file and len(modules) == 1 else \

@@ -201,6 +201,33 @@ def test_original_that_disagrees_fails_with_the_first_differing_element(tmp_path
     assert f"out[{first['index'][0]}, {first['index'][1]}]" in shown
 
 
+def test_original_builds_with_its_projects_include_folders_and_defines(tmp_path) -> None:
+    """-I and -D reach the original's build: an original that needs a header from another folder and a macro runs
+    with both and is not run (the build error names the macro) without the -D; bad values are usage errors."""
+    sample = "transpose/transpose_naive.hip"
+    mod = vo.write(sample, tmp_path, "vtri")
+    (tmp_path / "inc").mkdir()
+    (tmp_path / "inc" / "tr_project.h").write_text('#ifndef TR_READY\n#error "TR_READY is not defined"\n#endif\n')
+    (tmp_path / "src").mkdir()
+    orig = tmp_path / "src" / "transpose_naive.hip"
+    orig.write_text('#include "tr_project.h"\n' + (vo.ROOT / "samples/kernels" / sample).read_text())
+    runs = {}
+    for label, flags in (("both", ["-I", str(tmp_path / "inc"), "-D", "TR_READY=1"]),
+                         ("no_define", ["-I", str(tmp_path / "inc")])):
+        out = tmp_path / f"{label}.json"
+        code, text = _run(str(mod), "--no-compile", "--original", str(orig), *flags, "-o", str(out))
+        runs[label] = (code, json.loads(out.read_text())["reports"][0]["numerics"]["original"])
+    code, res = runs["both"]
+    assert code == 0 and res["status"] == "pass" and all(c["ok"] for c in res["cases"])
+    code, res = runs["no_define"]
+    assert res["status"] == "not run" and "TR_READY is not defined" in res["reason"]
+    for bad in (["-D", "1X=2"], ["-D", "A B"], ["-I", str(tmp_path / "missing")]):
+        code, text = _run(str(mod), "--no-compile", "--original", str(orig), *bad)
+        assert code == 2 and "Traceback" not in text, text
+    code, text = _run(str(mod), "--no-compile", "-D", "X")
+    assert code == 2 and "--original" in text
+
+
 def test_original_mapping_is_checked_against_the_kernel_signature(tmp_path) -> None:
     """ORIGINAL names a parameter the kernel does not have, or is malformed: a failure that says what, no run."""
     sample = "transpose/transpose_naive.hip"

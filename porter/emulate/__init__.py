@@ -85,9 +85,10 @@ class KernelOutputs(dict[str, np.ndarray]):
         self.stdout = stdout
 
 
-def kernel_signature(source_path: str | os.PathLike[str], kernel: str) -> tuple[Param, ...]:
+def kernel_signature(source_path: str | os.PathLike[str], kernel: str,
+                     extra_flags: Sequence[str] = ()) -> tuple[Param, ...]:
     """The kernel's parameters (compiles the kernel if it is not cached)."""
-    return build_kernel(source_path, kernel).params
+    return build_kernel(source_path, kernel, extra_flags=extra_flags).params
 
 
 def _dim3(v: int | Sequence[int]) -> tuple[int, int, int]:
@@ -171,16 +172,17 @@ def _raise_for(err: dict[str, Any], lib: KernelLib, stderr: str) -> None:
 
 def run_kernel(source_path: str | os.PathLike[str], kernel: str, grid: int | Sequence[int],
                block: int | Sequence[int], args: Sequence[Any] | Mapping[str, Any], warp_size: int = 64,
-               shared_bytes: int = 0, timeout: float = 60.0, workers: int = 1) -> KernelOutputs:
+               shared_bytes: int = 0, timeout: float = 60.0, workers: int = 1,
+               extra_flags: Sequence[str] = ()) -> KernelOutputs:
     """Compile (cached) and run one launch of `kernel` from a hipified source on the CPU.
 
     args: positional list or {parameter name: value}; numpy arrays for pointer parameters (copied into guarded
     device buffers and back; the dtype must match the pointee type), Python/numpy scalars for the rest.
     Returns the non-const pointer parameters' final contents by parameter name. workers > 1 runs blocks on several
-    OS threads (float atomics then become order-dependent)."""
+    OS threads (float atomics then become order-dependent). extra_flags: -I/-D flags for the source's headers."""
     if warp_size not in (32, 64):
         raise ValueError("warp_size must be 32 or 64")
-    lib = build_kernel(source_path, kernel, warp_size)
+    lib = build_kernel(source_path, kernel, warp_size, extra_flags=extra_flags)
     return _run(lib, _bind(lib.params, args), _dim3(grid), _dim3(block), warp_size, shared_bytes, timeout, workers)
 
 

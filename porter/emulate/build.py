@@ -9,6 +9,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -138,15 +139,17 @@ def _record_deps(entry: Path, depfile: Path, skip: set[Path]) -> None:
     (entry / "deps.json").write_text(json.dumps(deps))
 
 
-def build_kernel(source: str | os.PathLike[str], kernel: str, wave_size: int = 64, host: bool = False) -> KernelLib:
+def build_kernel(source: str | os.PathLike[str], kernel: str, wave_size: int = 64, host: bool = False,
+                 extra_flags: Sequence[str] = ()) -> KernelLib:
     """Compile `kernel` (a name, `ns::name` or a template-id such as `name<256>`) from a hipified source file.
-    With host=True, `kernel` names a host launcher function instead, called as written (see porter_entry.h)."""
+    With host=True, `kernel` names a host launcher function instead, called as written (see porter_entry.h).
+    extra_flags: the original project's -I/-D flags (porter.verify_cli validates them)."""
     src = Path(source).resolve()
     text = src.read_text()
     # Code that tests __AMDGCN_WAVEFRONT_SIZE in #if needs it as a literal: then the library is per wave size.
     wave_macro = wave_size if "__AMDGCN_WAVEFRONT_SIZE" in text else None
     obj, runner = runtime_artifacts()
-    key = _sha(runtime_hash(), str(src), text, kernel, str(wave_macro), "host" if host else "kernel")
+    key = _sha(runtime_hash(), str(src), text, kernel, str(wave_macro), "host" if host else "kernel", *extra_flags)
     entry = cache_dir() / f"k-{key}"
     lib = entry / "kernel.so"
     if not (lib.exists() and (entry / "signature.txt").exists() and _deps_ok(entry)):
@@ -164,7 +167,7 @@ def build_kernel(source: str | os.PathLike[str], kernel: str, wave_size: int = 6
                f"    return ::porter::entry(&{kernel}, a, n, cfg, shmem);\n}}\n"))
         defines = [f"-D__AMDGCN_WAVEFRONT_SIZE={wave_macro}"] if wave_macro else []
         tmp = entry / f".kernel.{os.getpid()}.so"
-        cmd = [_cxx(), *CXX_FLAGS, *defines, "-shared", "-I", str(RUNTIME_DIR), "-I", str(src.parent),
+        cmd = [_cxx(), *CXX_FLAGS, *defines, "-shared", "-I", str(RUNTIME_DIR), "-I", str(src.parent), *extra_flags,
                "-include", str(RUNTIME_DIR / "hip" / "hip_runtime.h"), "-MD", "-MF", str(entry / "deps.d"),
                str(entry / "wrapper.cpp"), str(obj), "-o", str(tmp)]
         try:

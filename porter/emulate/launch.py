@@ -203,14 +203,14 @@ def bind(spec: dict, case: Mapping[str, Any]) -> Launch:
 
 
 def emulate(source: str | os.PathLike[str], launch: Launch, warp_size: int = 64,
-            timeout: float = 60.0) -> dict[str, Any]:
+            timeout: float = 60.0, extra_flags: Sequence[str] = ()) -> dict[str, Any]:
     """Run the launch on porter's CPU emulator (buffers as numpy arrays); the output buffers by name."""
     from porter.emulate import kernel_signature, run_kernel
 
     outs = run_kernel(source, launch.kernel, launch.grid, launch.block, list(launch.args), warp_size=warp_size,
-                      shared_bytes=launch.shared_bytes, timeout=timeout)
+                      shared_bytes=launch.shared_bytes, timeout=timeout, extra_flags=extra_flags)
     # the emulator names outputs by the source text's parameter names: map them back by position
-    emu_names = [p.name for p in kernel_signature(source, launch.kernel)]
+    emu_names = [p.name for p in kernel_signature(source, launch.kernel, extra_flags)]
     by_name = {launch.names[i]: outs[n] for i, n in enumerate(emu_names) if n in outs and i < len(launch.names)}
     return {n: by_name[n] for n in launch.outputs if n in by_name}
 

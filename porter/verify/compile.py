@@ -12,7 +12,7 @@ import dataclasses
 import time
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, Sequence
 
 ARCH = "gfx942"
 
@@ -91,7 +91,7 @@ def compile_generated(mod: ModuleType, *, config: dict | None = None, shape: dic
     return out
 
 
-def compile_original(path: str | Path, toolchain=None) -> dict[str, Any]:
+def compile_original(path: str | Path, toolchain=None, extra_flags: Sequence[str] = ()) -> dict[str, Any]:
     """The hipified original as hipify leaves it (hip_runtime.h forced in, as hipcc does)."""
     from porter.codeobject import check, compile_hipified
     from porter.toolchain import ToolchainError, find_toolchain
@@ -103,7 +103,7 @@ def compile_original(path: str | Path, toolchain=None) -> dict[str, Any]:
         out.update(status="not run", reason=str(exc).splitlines()[0])
         return out
     try:
-        co = compile_hipified(path, toolchain=tc, arch=ARCH, target=ARCH)
+        co = compile_hipified(path, toolchain=tc, arch=ARCH, target=ARCH, extra_flags=extra_flags)
     except ToolchainError as exc:
         out.update(status="fail", errors=[str(exc)])
         return out

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import time
 from types import ModuleType
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 EMULATOR_TIMEOUT = 120.0     # seconds per emulated launch
 
@@ -190,7 +190,7 @@ def _tensor(array: Any, like: Any) -> Any:
 
 
 def emulated(mod: ModuleType, path: str, *, seeds: int, shapes: list[dict],
-             timeout: float = EMULATOR_TIMEOUT) -> dict[str, Any]:
+             timeout: float = EMULATOR_TIMEOUT, extra_flags: Sequence[str] = ()) -> dict[str, Any]:
     """No GPU: the original on the wave64 CPU emulator vs the module's float64 reference (wave32 when broken)."""
     from porter.emulate import CompileError, EmulationError
     from porter.emulate.launch import SpecError, bind, emulate
@@ -209,7 +209,7 @@ def emulated(mod: ModuleType, path: str, *, seeds: int, shapes: list[dict],
 
     def run(case: dict, wave: int) -> tuple[Any, dict[str, Any]]:
         launch = bind(spec, {k: _numpy(v) for k, v in case.items()})
-        outs = emulate(path, launch, wave, timeout)
+        outs = emulate(path, launch, wave, timeout, extra_flags)
         tensors = {n: _tensor(outs[n], case[key_of[n]]) for n in outs}
         return launch, tensors
 
@@ -246,7 +246,7 @@ def emulated(mod: ModuleType, path: str, *, seeds: int, shapes: list[dict],
     return _finish(res, t0)
 
 
-def load_original(path: str, kernel: str) -> tuple[Any, dict[str, str]]:
+def load_original(path: str, kernel: str, extra_flags: Sequence[str] = ()) -> tuple[Any, dict[str, str]]:
     """The original kernel built for the GPU present (porter.original.Kernel) and how it was built."""
     import torch
 
@@ -254,17 +254,17 @@ def load_original(path: str, kernel: str) -> tuple[Any, dict[str, str]]:
 
     if torch.version.hip is not None:
         arch = getattr(torch.cuda.get_device_properties(0), "gcnArchName", "gfx942").split(":")[0]
-        return original.load(path, kernel, arch, hip=True), {"runner": "hipcc", "arch": arch,
+        return original.load(path, kernel, arch, hip=True, extra_flags=extra_flags), {"runner": "hipcc", "arch": arch,
                                                              "note": f"built with hipcc for {arch}"}
     major, minor = torch.cuda.get_device_capability()
     arch = f"sm_{major}{minor}"
-    return original.load(path, kernel, arch), {
+    return original.load(path, kernel, arch, extra_flags=extra_flags), {
         "runner": "nvcc", "arch": arch,
         "note": f"built with nvcc for {arch} through porter/runtime/hip2cuda.h: warpSize 32, as written for NVIDIA"}
 
 
 def on_gpu(mod: ModuleType, path: str, *, seeds: int, shapes: list[dict],
-           run_generated: Callable[[dict], Any]) -> dict[str, Any]:
+           run_generated: Callable[[dict], Any], extra_flags: Sequence[str] = ()) -> dict[str, Any]:
     """GPU: the original (built for this GPU) and the generated kernel (`run_generated(case)`) on identical cases;
     every generated output against the original's, and the original against the module's reference."""
     import torch
@@ -280,7 +280,7 @@ def on_gpu(mod: ModuleType, path: str, *, seeds: int, shapes: list[dict],
     if spec is None:
         return _finish(_start(path, spec)[0], t0)
     try:
-        kern, how = load_original(path, spec["kernel"])
+        kern, how = load_original(path, spec["kernel"], extra_flags)
     except (original.BuildError, OSError) as exc:
         return _finish({"file": path, "cases": [], "kernel": spec["kernel"], "status": "not run",
                         "reason": f"cannot build the original: {str(exc)[:800]}"}, t0)

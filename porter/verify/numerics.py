@@ -17,7 +17,7 @@ from __future__ import annotations
 import contextlib
 import time
 from types import ModuleType
-from typing import Any
+from typing import Any, Sequence
 
 MIN_SEEDS = 5
 NOT_RUN_NO_GPU = "numerics: not run (no GPU)"
@@ -75,8 +75,10 @@ def tile_multiple(shape: dict, cfg: dict) -> bool:
 # --------------------------------------------------------------------------------------------------- runner
 
 def run(mod: ModuleType, family: str, params: dict, *, target: str, seeds: int = MIN_SEEDS,
-        shapes: list[dict] | None = None, original: str | None = None, device: str = "cuda") -> dict[str, Any]:
-    """Check the generated kernel (with `target`'s tile config) and, if given, the original on the same cases."""
+        shapes: list[dict] | None = None, original: str | None = None, device: str = "cuda",
+        original_flags: Sequence[str] = ()) -> dict[str, Any]:
+    """Check the generated kernel (with `target`'s tile config) and, if given, the original on the same cases
+    (built with `original_flags`, its project's -I/-D flags)."""
     g = gpu()
     if not g["present"]:
         out = {"status": "not run", "reason": "no GPU", "text": NOT_RUN_NO_GPU}
@@ -84,7 +86,8 @@ def run(mod: ModuleType, family: str, params: dict, *, target: str, seeds: int =
             # the generated kernel cannot run here; the original can, on the wave64 CPU emulator
             from porter.verify.differential import emulated
             out["original"] = emulated(mod, original, seeds=max(MIN_SEEDS, seeds),
-                                       shapes=list(shapes) if shapes else list(mod.TEST_SHAPES))
+                                       shapes=list(shapes) if shapes else list(mod.TEST_SHAPES),
+                                       extra_flags=original_flags)
         return out
     import torch
 
@@ -114,7 +117,8 @@ def run(mod: ModuleType, family: str, params: dict, *, target: str, seeds: int =
                 out["cases"].append({"shape": shape, "seed": seed, "ok": bool(good), "detail": msg})
         if original:
             from porter.verify.differential import on_gpu
-            out["original"] = on_gpu(mod, original, seeds=seeds, shapes=shapes, run_generated=mod.run_kernel)
+            out["original"] = on_gpu(mod, original, seeds=seeds, shapes=shapes, run_generated=mod.run_kernel,
+                                     extra_flags=original_flags)
     out["seconds"] = round(time.perf_counter() - t0, 2)
     if not out["cases"]:
         ok = False

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import statistics
 from dataclasses import asdict, dataclass
-from typing import Callable
+from typing import Callable, Sequence
 
 MIN_REPS = 100
 FLUSH_BYTES = 512 * 1024 * 1024   # larger than any last-level cache (MI300X 256 MB Infinity Cache, H200 60 MB L2)
@@ -121,7 +121,7 @@ def _reference_slice(family: str, params: dict, case: dict, res):
 
 def bench(mod, family: str, params: dict, *, target: str, shapes: list[dict] | None = None,
           original: str | None = None, timer: Timer | None = None, peaks: dict | None = None,
-          device: str = "cuda") -> dict:
+          device: str = "cuda", original_flags: Sequence[str] = ()) -> dict:
     """Generated vs torch vs original (where it runs) at each shape (default the module's BENCH_SHAPE),
     then a re-check of the generated kernel at that shape (a kernel that raced or corrupted state must not pass)."""
     import torch
@@ -142,7 +142,7 @@ def bench(mod, family: str, params: dict, *, target: str, shapes: list[dict] | N
             spec = spec_of(mod)
             if spec is None:
                 raise ValueError("the module has no ORIGINAL mapping")
-            orig = load_original(original, spec["kernel"])[0]
+            orig = load_original(original, spec["kernel"], original_flags)[0]
         except Exception as exc:
             out["original_error"] = f"cannot build the original: {str(exc)[:300]}"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from porter import __version__
 
@@ -15,8 +15,10 @@ TARGET_CHOICES = ("auto", "gfx942", "sm_90a")
 
 def verify_module(path: str | Path, *, target: str = "auto", seeds: int = 5, shapes: list[dict] | None = None,
                   tune: bool = False, original: str | None = None, compile_gfx942: bool = True,
-                  timer=None, peaks: dict | None = None, perf: bool = True) -> dict[str, Any]:
-    """Everything `porter verify` reports about one generated module (JSON-ready, see SCHEMA)."""
+                  timer=None, peaks: dict | None = None, perf: bool = True,
+                  original_flags: Sequence[str] = ()) -> dict[str, Any]:
+    """Everything `porter verify` reports about one generated module (JSON-ready, see SCHEMA); original_flags:
+    the -I/-D flags every build of the original gets."""
     from porter.verify import numerics
     from porter.verify.modules import ModuleError, import_module, read_header
 
@@ -29,7 +31,8 @@ def verify_module(path: str | Path, *, target: str = "auto", seeds: int = 5, sha
         rep.update(verdict="error", error=str(exc), exit_code=2)
         return rep
     rep.update(family=info.family, params=info.params, source_file=info.source_file,
-               source_kernel=info.source_kernel, original=original)
+               source_kernel=info.source_kernel, original=original,
+               original_flags=list(original_flags))
     g = numerics.gpu()
     rep["gpu"] = g
     if target == "auto":
@@ -43,13 +46,14 @@ def verify_module(path: str | Path, *, target: str = "auto", seeds: int = 5, sha
         from porter.verify.compile import compile_generated, compile_original
         comp = compile_generated(mod)
         if original:
-            comp["original"] = compile_original(original)
+            comp["original"] = compile_original(original, extra_flags=original_flags)
         rep["compile"] = comp
     else:
         rep["compile"] = {"target": "gfx942", "status": "not run", "reason": "skipped (--no-compile)"}
 
     # 2. numerics, 3. performance, 4. tuning: only where a GPU is present
-    num = numerics.run(mod, info.family, info.params, target=target, seeds=seeds, original=original)
+    num = numerics.run(mod, info.family, info.params, target=target, seeds=seeds, original=original,
+                        original_flags=original_flags)
     rep["numerics"] = num
     if not g["present"]:
         rep["performance"] = {"status": "not run", "reason": "no GPU", "text": "performance: not run (no GPU)"}
@@ -63,7 +67,7 @@ def verify_module(path: str | Path, *, target: str = "auto", seeds: int = 5, sha
                 peaks = measure_peaks(timer)
             rep["peaks"] = peaks
             rep["performance"] = bench(mod, info.family, info.params, target=target, shapes=shapes,
-                                       original=original, timer=timer, peaks=peaks)
+                                       original=original, timer=timer, peaks=peaks, original_flags=original_flags)
         else:
             rep["performance"] = {"status": "not run", "reason": "skipped"}
         if tune:
