@@ -105,7 +105,8 @@ def shim_source(source: str | os.PathLike[str], kernel: str, hip: bool = False) 
         validate_kernel_spelling(kernel)
     except SpecError as exc:
         raise BuildError(str(exc)) from None
-    err = "hipGetLastError()"
+    # a CUDA original (not hipified) has no hip2cuda.h in its includes; nvcc always declares cudaGetLastError
+    err = "hipGetLastError()" if hip else "cudaGetLastError()"
     return (f'#include "{src}"\n'
             + ('#include <hip/hip_fp16.h>\n' if hip else "")
             + "#include <cstring>\n#include <string>\n#include <type_traits>\n#include <utility>\n"

@@ -79,7 +79,8 @@ def test_shim_includes_the_file_unchanged_and_launches_the_kernel() -> None:
     text = original.shim_source(path, "row_reduce_naive<1>")
     assert text.startswith(f'#include "{path.resolve()}"\n')
     assert "k<<<g, b, shmem>>>" in text and "::porter::entry(&row_reduce_naive<1>, a, n, cfg, shmem)" in text
-    assert "porter_entry.h" in text and "hipGetLastError()" in text
+    assert "porter_entry.h" in text and "cudaGetLastError()" in text
+    assert "hipGetLastError()" in original.shim_source(path, "row_reduce_naive<1>", hip=True)
     for bad in ("k; system(\"x\")", "k<1>(); int y", "k\n#include <x>"):
         with pytest.raises(original.BuildError, match="not a kernel spelling"):
             original.shim_source(path, bad)
