@@ -6,6 +6,8 @@ import textwrap
 
 import click
 
+from porter.resources import data_dir
+
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("rule_id", required=False)
@@ -43,8 +45,16 @@ def doc(rule) -> str:  # type: ignore[no-untyped-def]
              "", "Bad", "", textwrap.indent(rule.bad.strip("\n"), "    "), "", "Good", "",
              textwrap.indent(rule.good.strip("\n"), "    ")]
     if rule.references:
-        parts += ["", "References", ""] + [f"  - {r}" for r in rule.references]
+        parts += ["", "References", ""] + [f"  - {_locate(r)}" for r in rule.references]
     return "\n".join(parts)
+
+
+def _locate(reference: str) -> str:
+    """A reference to porter's own docs/ names the file as installed, so the reader can open it."""
+    if not reference.startswith("docs/"):
+        return reference
+    name, _, section = reference[len("docs/"):].partition(" ")
+    return f"{data_dir('docs') / name} {section}".rstrip()
 
 
 def markdown_table(rules) -> str:  # type: ignore[no-untyped-def]

@@ -2,7 +2,7 @@
 
 Each GPU thread is a fiber; the lanes of a wavefront run together and every cross-lane operation (shuffle,
 ballot, any/all, match, syncwarp) is a wavefront-synchronous exchange, so code that assumes 32-lane warps
-behaves on wave64 as it would on gfx942 (FACTS.md section 2). `differential` runs a kernel at wave sizes 32 and
+behaves on wave64 as it would on gfx942 (docs/hardware.md "Cross-lane operations on a 64-lane wavefront"). `differential` runs a kernel at wave sizes 32 and
 64 on the same inputs and reports which outputs differ.
 
     out = run_kernel("k.hip", "reduce<256>", grid=(64,), block=(256,), args=[x, y, np.int32(n)])

@@ -2,7 +2,7 @@
 what that costs, for one access of one wavefront. Pure Python; knows nothing about parsing.
 
 Hardware numbers come from the target TOML (`wave_size`, `lds_banks`, `lds_bank_width_bytes`, `lds_bytes_per_cu`
-and the `[[lds.access]]` phase tables; see ../shared/FACTS.md section 1). Definitions used throughout:
+and the `[[lds.access]]` phase tables; see docs/hardware.md "LDS (shared memory) banks"). Definitions used throughout:
 
 - lanes are threads linearized x-major (linear = x + y*bx + z*bx*by), wave = linear // wave_size;
 - a lane's access of `width` bytes at byte address a touches the bank-width units ("dwords")

@@ -1,7 +1,7 @@
 """Matchers for the wave64 rules: code that assumes 32-lane warps where gfx942 runs 64-lane wavefronts.
 
 Each matcher takes (facts, target, params) and yields Match records; the rule's TOML file holds its words.
-The guiding fact (../shared/FACTS.md section 2): HIP's cross-lane operations act on the whole wavefront unless
+The guiding fact (docs/hardware.md "Cross-lane operations on a 64-lane wavefront"): HIP's cross-lane operations act on the whole wavefront unless
 given a width, and masks are 64 bits. Code organized in 32-lane groups is correct on wave64 as long as nothing
 it does crosses a group boundary; rules look for the places where something does.
 """

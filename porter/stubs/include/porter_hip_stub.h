@@ -1,5 +1,5 @@
 // porter's HIP stub header: just enough of HIP for libclang to build a faithful device-side AST of hipified
-// code. It is never compiled into anything. Semantics follow HIP on gfx942 (../shared/FACTS.md section 2):
+// code. It is never compiled into anything. Semantics follow HIP on gfx942 (docs/hardware.md "Cross-lane operations on a 64-lane wavefront"):
 // 64-bit ballot/activemask/match masks, shuffle width defaulting to warpSize, warpSize not a constant.
 #pragma once
 #ifndef PORTER_HIP_STUB_H

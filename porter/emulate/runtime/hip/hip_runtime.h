@@ -157,7 +157,7 @@ template <class T> inline T __shfl_xor_sync(unsigned long long mask, T v, int m,
                                             unsigned line = __builtin_LINE()) {
     return ::porter::xchg(::porter::Op::ShflXor, v, m, width, mask, line);
 }
-// HIP: 64-bit masks whatever the wave size (FACTS.md section 2).
+// HIP: 64-bit masks whatever the wave size (docs/hardware.md "Cross-lane operations on a 64-lane wavefront").
 inline unsigned long long __ballot(int p, unsigned line = __builtin_LINE()) {
     return ::porter::wave_op(::porter::Op::Ballot, p != 0, 4, 0, 0, ::porter::kNoMask, line);
 }
