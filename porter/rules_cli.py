@@ -7,6 +7,7 @@ import textwrap
 import click
 
 from porter.resources import data_dir
+from porter.targets import known_targets, load_target
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -40,13 +41,21 @@ def rules(rule_id: str | None, table: bool) -> None:
 def doc(rule) -> str:  # type: ignore[no-untyped-def]
     """The rule's documentation, in fixed sections."""
     parts = [f"{rule.id}: {rule.title}", f"category: {rule.category}   severity: {rule.severity}   "
-             f"confidence: {rule.confidence}", "", "What it finds and why it is wrong on gfx942", "",
+             f"confidence: {rule.confidence}   applies to: {_applies(rule)}", "", "What it finds and why it is wrong on gfx942", "",
              textwrap.fill(" ".join(rule.why.split()), 100), "", "Fix", "", textwrap.fill(" ".join(rule.fix.split()), 100),
              "", "Bad", "", textwrap.indent(rule.bad.strip("\n"), "    "), "", "Good", "",
              textwrap.indent(rule.good.strip("\n"), "    ")]
     if rule.references:
         parts += ["", "References", ""] + [f"  - {_locate(r)}" for r in rule.references]
     return "\n".join(parts)
+
+
+def _applies(rule) -> str:  # type: ignore[no-untyped-def]
+    if not rule.applies_to:
+        return "every target"
+    names = [t for t in known_targets() if rule.applies(load_target(t))]
+    need = ", ".join(f"{k} = {v}" for k, v in rule.applies_to)
+    return f"targets with {need} ({', '.join(names) or 'none listed'})"
 
 
 def _locate(reference: str) -> str:

@@ -16,6 +16,7 @@ from porter.targets import Target
 
 REQUIRED = ("id", "title", "category", "severity", "confidence", "matcher", "message", "why", "fix", "bad", "good")
 CATEGORIES = ("wave64", "lds")
+_TARGET_FIELDS = ("name", "vendor", "wave_size")
 
 Matcher = Callable[[FileFacts, Target, dict[str, Any]], Iterable[Match]]
 
@@ -41,6 +42,12 @@ class Rule:
     references: tuple[str, ...]
     path: str
     explain_only: bool = False  # runs only under `porter analyze --explain` (diagnostic notes)
+    # target fields the rule needs (e.g. wave_size = 64): a rule about 64-lane wavefronts says nothing on a
+    # 32-lane target; empty = every target
+    applies_to: tuple[tuple[str, Any], ...] = ()
+
+    def applies(self, target: Target) -> bool:
+        return all(getattr(target, key) == value for key, value in self.applies_to)
 
     def matcher_fn(self) -> Matcher:
         module, _, name = self.matcher.partition(":")
@@ -65,11 +72,15 @@ def _load(path: Path) -> Rule:
         raise RuleError(f"{path}: category must be one of {CATEGORIES}")
     if path.stem != data["id"]:
         raise RuleError(f"{path}: file name must be the rule id ({data['id']}.toml)")
+    applies_to = data.get("applies_to", {})
+    unknown = sorted(set(applies_to) - set(_TARGET_FIELDS))
+    if not isinstance(applies_to, dict) or unknown:
+        raise RuleError(f"{path}: applies_to takes target fields ({', '.join(_TARGET_FIELDS)}); unknown: {unknown}")
     return Rule(id=data["id"], title=data["title"], category=data["category"], severity=data["severity"],
                 confidence=data["confidence"], matcher=data["matcher"], params=data.get("params", {}),
                 message=data["message"], why=data["why"].strip(), fix=data["fix"].strip(), bad=data["bad"],
                 good=data["good"], references=tuple(data.get("references", ())), path=str(path),
-                explain_only=bool(data.get("explain_only", False)))
+                explain_only=bool(data.get("explain_only", False)), applies_to=tuple(sorted(applies_to.items())))
 
 
 @cache
@@ -94,6 +105,8 @@ def run_rules(facts: FileFacts, target: Target, rules: Iterable[Rule],
     """`overrides` replace rule params of the same name (command-line options such as default_block)."""
     findings: dict[tuple, Finding] = {}
     for rule in rules:
+        if not rule.applies(target):
+            continue
         params = {**rule.params, **{k: v for k, v in (overrides or {}).items() if k in rule.params}}
         for m in rule.matcher_fn()(facts, target, params):
             try:

@@ -14,7 +14,7 @@ import pytest
 from porter.analysis import Request, analyze_one, collect
 from porter.frontend import analyze_file
 from porter.frontend_config import ParseConfig
-from porter.targets import known_targets
+from porter.targets import known_targets, load_target
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -161,7 +161,11 @@ def test_every_listed_target_analyzes(target: str) -> None:
     assert proc.returncode in (0, 1), proc.stderr
     report = json.loads(proc.stdout)
     assert report["errors"] == [] and report["notes"] == [], report
-    assert report["findings"], "the wave64 sample has hazards on every target porter lists"
+    w64 = [f for f in report["findings"] if f["rule_id"].startswith("W64-")]
+    if load_target(target).wave_size == 64:
+        assert w64, "the wave64 sample has hazards on every 64-lane target porter lists"
+    else:   # a 32-lane target: the sample's code is correct there, and "lanes 32-63 are lost" would be false
+        assert not w64, w64
 
 
 def test_token_reading_of_deep_nesting_stops_instead_of_overflowing() -> None:

@@ -28,3 +28,14 @@ def test_rules_command_prints_where_the_facts_are() -> None:
     out = CliRunner().invoke(main, ["rules", "W64-003"]).output
     path = data_dir("docs") / "hardware.md"
     assert f"{path} 'Cross-lane operations on a 64-lane wavefront'" in out
+
+
+def test_a_rule_names_only_target_fields_it_can_be_checked_against(tmp_path, monkeypatch) -> None:
+    import pytest
+
+    from porter import ruleset
+    src = (data_dir("rules") / "W64-001.toml").read_text().replace("applies_to = { wave_size = 64 }",
+                                                                   "applies_to = { lanes = 64 }")
+    (tmp_path / "W64-001.toml").write_text(src)
+    with pytest.raises(ruleset.RuleError, match="applies_to takes target fields"):
+        ruleset._load(tmp_path / "W64-001.toml")
