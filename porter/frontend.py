@@ -3,6 +3,9 @@
 parse(path, config) builds a device-side translation unit for the chosen target with porter's HIP stub header;
 extract(tu, path, target) turns the user's code in it into Facts (porter/facts.py). Only cursors located in the
 analyzed file are walked: walking a cursor costs microseconds through ctypes, and the STL is large.
+
+One parse at a time per process: the child walk and the type-spelling caches are module state, so threads must
+not parse concurrently (porter's pool runs files in worker processes).
 """
 
 from __future__ import annotations

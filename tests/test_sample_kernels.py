@@ -113,9 +113,12 @@ def nvcc_builds(tmp_path_factory: pytest.TempPathFactory) -> dict[Path, Path | E
     old = os.environ.get("PORTER_ORIGINAL_CACHE")
     os.environ["PORTER_ORIGINAL_CACHE"] = str(cache)
 
+    # libclang runs here, one file at a time: porter's frontend keeps per-process state (its pool uses processes)
+    spellings = {p: _spelling(p) for p in SAMPLES}
+
     def one(p: Path) -> Path | Exception:
         try:
-            return original.build(p, _spelling(p), "sm_90a")
+            return original.build(p, spellings[p], "sm_90a")
         except original.BuildError as exc:
             return exc
 
