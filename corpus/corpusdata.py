@@ -18,6 +18,9 @@ RULES_DIR = CORPUS_DIR.parent / "rules"
 
 CATEGORIES = ("wave64", "lds")
 KINDS = ("hazard", "ok")
+# "tuning": labels the rules may have been tuned against; "heldout": labelled blind and never tuned against, so
+# that its score is an honest estimate of precision and recall on unseen code
+SETS = ("tuning", "heldout")
 RULE_PREFIX = {"W64": "wave64", "LDS": "lds"}
 _COMMIT = re.compile(r"^[0-9a-f]{40}$")
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
@@ -90,6 +93,7 @@ class LabelledFile:
     labels: tuple[Label, ...]
     defined_in: str                 # the labels file, for messages
     note: str = ""
+    set: str = "tuning"             # one of SETS
 
     @property
     def key(self) -> str:
@@ -191,6 +195,9 @@ def load_labels(path: Path, snapshots: dict[str, Snapshot]) -> list[LabelledFile
         complete = _str_list(f, "complete", where)
         if not complete or any(c not in CATEGORIES for c in complete):
             raise CorpusError(f"{where}: 'complete' must list the categories labelled completely, from {CATEGORIES}")
+        label_set = f.get("set", "tuning")
+        if label_set not in SETS:
+            raise CorpusError(f"{where}: 'set' must be one of {SETS}, got {label_set!r}")
         regions = []
         for r in f.get("regions", []):
             if not (isinstance(r, list) and len(r) == 2 and all(isinstance(n, int) for n in r) and 0 < r[0] <= r[1]):
@@ -198,7 +205,8 @@ def load_labels(path: Path, snapshots: dict[str, Snapshot]) -> list[LabelledFile
             regions.append((r[0], r[1]))
         labels = tuple(_load_label(t, where) for t in f.get("label", []))
         lf = LabelledFile(snapshot=snap, path=fpath, sha256=digest, complete=complete, regions=tuple(regions),
-                          labels=labels, defined_in=path.name, note=f.get("note", ""))
+                          labels=labels, defined_in=path.name, note=f.get("note", ""),
+                          set=label_set)
         seen: set[tuple[int, str]] = set()
         for lab in labels:
             if lab.category not in complete:

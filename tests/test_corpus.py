@@ -57,6 +57,7 @@ def test_corpus_loads_and_is_consistent():
     (("snapshot = \"s\"", "snapshot = \"t\""), "is not in sources.toml"),
     (("path = \"src/k.cu\"", "path = \"other/k.cu\""), "not under any of the snapshot's dirs"),
     (("complete = [\"wave64\"]", "complete = [\"wave64\"]\nregions = [[10, 20]]"), "outside the file's labelled"),
+    (("complete = [\"wave64\"]", "complete = [\"wave64\"]\nset = \"test\""), "'set' must be one of"),
 ])
 def test_bad_labels_are_rejected(tmp_path, edit, message):
     h, c = "a" * 64, "b" * 40
@@ -68,6 +69,15 @@ def test_bad_labels_are_rejected(tmp_path, edit, message):
     (tmp_path / "bad.toml").write_text(good.replace(*edit))
     with pytest.raises(CorpusError, match=message):
         load_labels(tmp_path / "bad.toml", snaps)
+
+
+def test_heldout_set_is_separate_and_labelled_both_ways():
+    corpus = load_corpus()
+    sets = {lf.set for lf in corpus.files}
+    assert sets == {"tuning", "heldout"}
+    heldout = [lf for lf in corpus.files if lf.set == "heldout"]
+    kinds = {(lab.kind, lab.category) for lf in heldout for lab in lf.labels}
+    assert kinds == {("hazard", "wave64"), ("ok", "wave64"), ("hazard", "lds"), ("ok", "lds")}
 
 
 def test_unpinned_commit_is_rejected(tmp_path):
