@@ -133,7 +133,7 @@ def analyze(ctx: click.Context, paths: tuple[str, ...], target: str, exclude: tu
         if not 1 <= len(dims) <= 3 or min(dims) < 1:
             raise click.BadParameter(f"'{block}' is not X[,Y[,Z]] with positive integers", param_hint="--block")
         from porter.targets import load_target
-        limit = load_target(target).extra["max_threads_per_block"]
+        limit = load_target(target).max_threads_per_block
         if math.prod(dims) > limit:
             raise click.BadParameter(f"'{block}' is {math.prod(dims)} threads; a {target} block has at most {limit}",
                                      param_hint="--block")

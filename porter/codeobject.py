@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Iterable, Mapping
 
 from porter.targets import Target, load_target
-from porter.toolchain import Toolchain, ToolchainError, find_toolchain
+from porter.toolchain import Toolchain, ToolchainError, find_toolchain, supported_archs
 
 REMARK_FLAG = "-Rpass-analysis=kernel-resource-usage"
 
@@ -116,16 +116,21 @@ def compile_command(tc: Toolchain, source: Path, output: Path, *, arch: str = "g
 
 
 def compile_hip(source: Path | str, output: Path | str | None = None, *, toolchain: Toolchain | None = None,
-                arch: str = "gfx942", hip_runtime: bool = False, tilelang: bool | None = None,
+                arch: str | None = None, hip_runtime: bool = False, tilelang: bool | None = None,
                 include_dirs: Iterable[Path | str] = (), defines: Iterable[str] = (),
                 extra_flags: Iterable[str] = (), dyn_lds: int | Mapping[str, int] = 0,
                 target: str = "gfx942") -> CodeObject:
-    """Compile one HIP file for `arch` and return the facts of every kernel in it.
+    """Compile one HIP file for `arch` (default: the target's toolchain_arch) and return the facts of every
+    kernel in it, judged against `target`'s occupancy and limits.
 
     dyn_lds: dynamic shared memory per launch, one number for all kernels or per kernel name.
     tilelang: add TileLang's template headers; None = when the source includes tl_templates/.
     """
     tc = toolchain or find_toolchain()
+    arch = arch or load_target(target).toolchain_arch
+    if arch not in supported_archs(tc):
+        raise ToolchainError(f"{tc.clang} cannot generate {arch} code (it is newer than this LLVM); use a ROCm "
+                             f"or LLVM release that knows {arch}")
     source = Path(source)
     if not source.is_file():
         raise ToolchainError(f"no such file: {source}")
@@ -269,9 +274,10 @@ def instruction_mix(counts: Counter[str]) -> InstructionMix:
 
 def occupancy(vgpr_count: int, lds_bytes: int, workgroup_size: int, target: Target) -> tuple[int, str]:
     """(waves per SIMD, what limits it) from the unified VGPR use and the workgroup's LDS (FACTS.md section 1)."""
-    x = target.extra
-    max_waves, simds = int(x["max_waves_per_simd"]), int(x["simds_per_cu"])
-    granule, file_size = int(x["vgpr_granule"]), int(x["vgprs_per_simd_lane"])
+    x = target.occupancy
+    if x is None:
+        raise ValueError(f"target {target.name} has no [occupancy] table")
+    max_waves, simds, granule, file_size = x.max_waves_per_simd, x.simds_per_cu, x.vgpr_granule, x.vgprs_per_simd_lane
     alloc = max(granule, math.ceil(vgpr_count / granule) * granule)
     by_vgpr = min(max_waves, file_size // alloc)
     by_lds = max_waves
@@ -335,8 +341,8 @@ def check(kernel: KernelFacts, dyn_lds: int | None = None, target: str | None = 
         problems.append(f"{kernel.name}: uses scratch ({kernel.scratch_bytes} bytes/lane, "
                         f"{kernel.instructions.scratch} scratch instructions): a local array indexed at run time "
                         "or a spill; keep per-thread arrays small and indexed by constants")
-    if lds > tgt.lds_bytes_per_cu:
-        problems.append(f"{kernel.name}: needs {lds} bytes of LDS, over {tgt.name}'s {tgt.lds_bytes_per_cu} "
+    if lds > tgt.lds_bytes_per_workgroup:
+        problems.append(f"{kernel.name}: needs {lds} bytes of LDS, over {tgt.name}'s {tgt.lds_bytes_per_workgroup} "
                         "per workgroup: the launch fails; use smaller tiles or fewer pipeline stages")
     if kernel.wavefront_size and kernel.wavefront_size != tgt.wave_size:
         problems.append(f"{kernel.name}: compiled for wave{kernel.wavefront_size}, {tgt.name} runs wave{tgt.wave_size}")

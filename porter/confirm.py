@@ -31,6 +31,7 @@ from typing import Any
 
 from porter.emulate.sizing import walk
 from porter.findings import Finding
+from porter.targets import Target, load_target
 
 GRID = 2                     # blocks per synthesized launch
 ARRAY_FACTOR = 4             # pointer arguments hold ARRAY_FACTOR * threads elements (x4 more on the retry)
@@ -42,7 +43,7 @@ DEFAULT_TIMEOUT = 20.0       # seconds per kernel (both warp sizes together)
 
 
 @dataclass(frozen=True)
-class Target:
+class Trial:
     """One kernel launch to try: the spelling the emulator compiles (`k`, `k<256>`, `k<float>`) and its block."""
     kernel: str
     block: tuple[int, int, int]
@@ -61,7 +62,7 @@ class Outcome:
 
 @dataclass
 class _Plan:
-    targets: list[Target] = field(default_factory=list)
+    targets: list[Trial] = field(default_factory=list)
     reason: str = ""              # why nothing can be run, when targets is empty
 
 
@@ -95,7 +96,7 @@ def confirm(findings: list[Finding], results: Iterable[Any], *, config: Any, tar
 
     todo = sorted({(f.path, t) for i, f in enumerate(findings) if i in plans for t in plans[i].targets},
                   key=lambda pt: (pt[0], pt[1].kernel, pt[1].block))
-    outcomes: dict[tuple[str, Target], Outcome] = {}
+    outcomes: dict[tuple[str, Trial], Outcome] = {}
     if todo:
         _prepare_runtime(outcomes, todo)
     pending = [pt for pt in todo if pt not in outcomes]
@@ -240,12 +241,18 @@ def _calling_kernels(device_fn: str, facts: dict) -> set[str]:
     return kernels
 
 
+def _emulated() -> Target:
+    """The target whose launch limits the emulator enforces (porter.emulate.EMULATED_TARGET)."""
+    from porter.emulate import EMULATED_TARGET
+    return load_target(EMULATED_TARGET)
+
+
 def _shared_bytes(facts: dict, launch: dict | None) -> int:
     sb = (launch or {}).get("shared_bytes") or {}
     if isinstance(sb.get("value"), int) and sb["value"] > 0:
         return int(sb["value"])
     if any(s.get("is_extern") for s in facts.get("shared", ())):
-        return 64 * 1024     # dynamic shared memory of unknown size: the whole LDS of a gfx942 workgroup
+        return _emulated().lds_bytes_per_workgroup   # dynamic shared memory of unknown size: all a workgroup may have
     return 0
 
 
@@ -279,21 +286,21 @@ def _spellings(kernel: str, facts: dict, launch: dict | None = None) -> list[str
     return inst[:2]
 
 
-def _target_for_kernel(kernel: str, facts: dict, default_block: tuple[int, int, int]) -> list[Target] | str:
+def _target_for_kernel(kernel: str, facts: dict, default_block: tuple[int, int, int]) -> list[Trial] | str:
     names = _spellings(kernel, facts)
     if isinstance(names, str):
         return names
     block, why, launch = _block_of(kernel, facts, default_block)
-    return [Target(n, block, why, _shared_bytes(facts, launch)) for n in names]
+    return [Trial(n, block, why, _shared_bytes(facts, launch)) for n in names]
 
 
-def _target_for_launch(launch: dict, facts: dict, default_block: tuple[int, int, int]) -> Target | str:
+def _target_for_launch(launch: dict, facts: dict, default_block: tuple[int, int, int]) -> Trial | str:
     kernel = _base(launch["kernel"])
     names = _spellings(kernel, facts, launch)
     if isinstance(names, str):
         return names
     block, why, _ = _block_of(kernel, facts, default_block, launch)
-    return Target(names[0], block, why, _shared_bytes(facts, launch))
+    return Trial(names[0], block, why, _shared_bytes(facts, launch))
 
 
 # ------------------------------------------------------------------------------------------------- running
@@ -377,7 +384,7 @@ def _fmt3(d: tuple[int, int, int]) -> str:
     return ",".join(str(x) for x in d) if d[1:] != (1, 1) else str(d[0])
 
 
-def run_target(path: str, t: Target, *, timeout: float = DEFAULT_TIMEOUT, seed: int = 0,
+def run_target(path: str, t: Trial, *, timeout: float = DEFAULT_TIMEOUT, seed: int = 0,
                fn: dict | None = None) -> Outcome:
     """Compile `t.kernel` from `path` for the emulator and run it at warp sizes 32 and 64. fn: the kernel's Facts
     function, whose index expressions size the buffers (without it every buffer gets the fallback size)."""
@@ -387,8 +394,9 @@ def run_target(path: str, t: Target, *, timeout: float = DEFAULT_TIMEOUT, seed: 
     from porter.emulate.sizing import choose_scalar
 
     threads = t.block[0] * t.block[1] * t.block[2]
-    if threads > 1024:
-        return Outcome("not run", f"block {_fmt3(t.block)} ({t.block_from}) has more than 1024 threads")
+    limit = _emulated().max_threads_per_block
+    if threads > limit:
+        return Outcome("not run", f"block {_fmt3(t.block)} ({t.block_from}) has more than {limit} threads")
     try:
         params = kernel_signature(path, t.kernel)
     except CompileError as e:

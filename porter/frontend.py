@@ -270,7 +270,7 @@ def _parse_arch(target: str) -> str:
     not know (gfx950, sm_90)."""
     from porter.targets import load_target
     try:
-        return str(load_target(target).extra.get("parse_arch", target))
+        return load_target(target).parse_arch
     except KeyError:
         return target  # not a porter target (a test's own arch): libclang says whether it knows it
 

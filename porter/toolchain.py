@@ -1,7 +1,8 @@
-"""Find or set up a compiler that turns HIP into gfx942 code objects, and say what this machine can do.
+"""Find or set up a compiler that turns HIP into AMD code objects (every AMD target in porter/targets), and
+say what this machine can do.
 
 Two kinds of toolchain (FACTS.md section 5):
-- "rocm": a ROCm install (ROCM_PATH or /opt/rocm) with its clang; rocminfo tells whether a gfx942 GPU is present.
+- "rocm": a ROCm install (ROCM_PATH or /opt/rocm) with its clang; rocminfo tells which AMD GPUs are present.
 - "porter": a device-code-only toolchain built from Debian packages (clang-19, lld-19, llvm-19,
   rocm-device-libs) plus a private bitcode dir, HIP >= 6 headers taken from Debian unstable's libamdhip64-dev,
   a rocwmma stand-in and a `hipcc` wrapper, all under a porter-owned prefix. It compiles; it cannot run.
@@ -27,7 +28,6 @@ LLVM_MAJOR = 19
 APT_PACKAGES: tuple[str, ...] = (f"clang-{LLVM_MAJOR}", f"lld-{LLVM_MAJOR}", f"llvm-{LLVM_MAJOR}", "rocm-device-libs")
 HIP_HEADERS_PACKAGE = "libamdhip64-dev"
 HIP_HEADERS_SUITE = "unstable"
-TARGET_ARCH = "gfx942"
 STAMP = "porter-toolchain.json"
 # What porter creates directly under a prefix, and the manifest naming those it created there: setup never
 # replaces an entry of this list that it did not create (`--prefix /opt` would otherwise delete /opt/rocm).
@@ -147,7 +147,7 @@ def find_porter(prefix: Path | None = None) -> Toolchain | None:
     if data.get("layout") != LAYOUT_VERSION:
         return None
     needed = [Path(data["clang"]), Path(data["readelf"]), Path(data["objdump"]), Path(data["resource_include"]),
-              Path(data["bitcode_dir"]) / f"oclc_isa_version_{TARGET_ARCH[3:]}.bc",
+              *(Path(data["bitcode_dir"]) / device_lib_name(arch) for arch, _ in derived_device_libs()),
               prefix / "rocm" / "include" / "hip" / "hip_runtime.h", prefix / "rocm" / "bin" / "hipcc"]
     if not all(p.exists() for p in needed):
         return None
@@ -163,7 +163,7 @@ def find_toolchain(prefix: Path | None = None) -> Toolchain:
     """ROCm if installed, else the porter prefix; a ToolchainError that says what to do otherwise."""
     tc = find_rocm() or find_porter(prefix)
     if tc is None:
-        raise ToolchainError("no gfx942 toolchain: no ROCm install (ROCM_PATH, /opt/rocm) and no porter toolchain "
+        raise ToolchainError("no AMD toolchain: no ROCm install (ROCM_PATH, /opt/rocm) and no porter toolchain "
                              f"under {prefix or default_prefix()}. Run `porter toolchain setup` (Debian/Ubuntu, "
                              "needs root for apt-get) or install ROCm.")
     return tc
@@ -225,28 +225,49 @@ def _package_version(pkg: str) -> str:
     return _run(["dpkg-query", "-W", "-f=${Version}", pkg], check=False).stdout.strip()
 
 
+def isa_version(arch: str) -> int:
+    """The ISA version constant of an AMD arch's oclc_isa_version file: gfx942 -> 9402, gfx1100 -> 11000,
+    gfx90a -> 9010 (major, then the minor and stepping digits, which are hex)."""
+    digits = arch.removeprefix("gfx")
+    return int(digits[:-2]) * 1000 + int(digits[-2], 16) * 100 + int(digits[-1], 16)
+
+
+def device_lib_name(arch: str) -> str:
+    return f"oclc_isa_version_{arch.removeprefix('gfx')}.bc"
+
+
+def derived_device_libs() -> list[tuple[str, str]]:
+    """(arch, arch of the file it is derived from) for every AMD target whose device library the porter toolchain
+    derives (its `device_lib` field): rocm-device-libs 5.2 predates gfx942, gfx950 and gfx11."""
+    from porter.targets import amd_targets
+    return sorted({(t.toolchain_arch, "gfx" + t.device_lib) for t in amd_targets() if t.device_lib})
+
+
 def _build_bitcode_dir(dest: Path, log: Log) -> Path:
-    """Links to the system device libraries plus an oclc_isa_version_942.bc derived from the 940 one."""
-    files = [Path(f) for f in _package_files("rocm-device-libs") if f.endswith(".bc")]
-    src940 = next((f for f in files if f.name == "oclc_isa_version_940.bc"), None)
-    if src940 is None:
-        raise ToolchainError("rocm-device-libs has no oclc_isa_version_940.bc to derive the gfx942 file from")
+    """Links to the system device libraries plus one oclc_isa_version file per derived_device_libs() entry."""
+    files = {Path(f).name: Path(f) for f in _package_files("rocm-device-libs") if f.endswith(".bc")}
     tmp = dest.with_name(dest.name + ".tmp")
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
-    for f in files:
-        (tmp / f.name).symlink_to(f)
-    # the 942 file holds one constant, the ISA version: 9402 instead of 9400 (FACTS.md section 5)
-    text = _run([str(_llvm_tool("llvm-dis")), str(src940), "-o", "-"]).stdout
-    if "i32 9400" not in text:
-        raise ToolchainError(f"unexpected content in {src940}: no `i32 9400` constant")
-    ll = tmp / "oclc_isa_version_942.ll"
-    ll.write_text(text.replace("i32 9400", "i32 9402"))
-    _run([str(_llvm_tool("llvm-as")), str(ll), "-o", str(tmp / "oclc_isa_version_942.bc")])
-    ll.unlink()
+    for name, f in files.items():
+        (tmp / name).symlink_to(f)
+    derived = [(arch, src) for arch, src in derived_device_libs() if device_lib_name(arch) not in files]
+    for arch, src in derived:
+        source = files.get(device_lib_name(src))
+        if source is None:
+            raise ToolchainError(f"rocm-device-libs has no {device_lib_name(src)} to derive the {arch} file from")
+        # the file holds one constant, the ISA version: 9402 instead of 9400 for gfx942 (FACTS.md section 5)
+        old, new = f"i32 {isa_version(src)}", f"i32 {isa_version(arch)}"
+        text = _run([str(_llvm_tool("llvm-dis")), str(source), "-o", "-"]).stdout
+        if old not in text:
+            raise ToolchainError(f"unexpected content in {source}: no `{old}` constant")
+        ll = tmp / device_lib_name(arch).replace(".bc", ".ll")
+        ll.write_text(text.replace(old, new))
+        _run([str(_llvm_tool("llvm-as")), str(ll), "-o", str(tmp / device_lib_name(arch))])
+        ll.unlink()
     shutil.rmtree(dest, ignore_errors=True)
     tmp.rename(dest)
-    log(f"bitcode dir {dest} ({len(files) + 1} files)")
+    log(f"bitcode dir {dest} ({len(files) + len(derived)} files)")
     return dest
 
 
@@ -341,7 +362,7 @@ _ROCWMMA = """\
 
 _HIPCC = """\
 #!/bin/bash
-# porter's hipcc stand-in (device code only, {arch}): lets TileLang compile with ROCM_PATH={root}.
+# porter's hipcc stand-in (device code only, AMD GPUs): lets TileLang compile with ROCM_PATH={root}.
 # It maps hipcc's --genco to clang's device-only code-object output; host compilation is not supported.
 set -e
 args=()
@@ -423,7 +444,7 @@ def setup(prefix: Path | None = None, log: Log = lambda _: None, force: bool = F
     _write_if_changed(root / "include" / "rocwmma" / "rocwmma.hpp", _ROCWMMA)
     flags = " ".join(["-nogpuinc", "-isystem", f"{resource}/cuda_wrappers", "-isystem", str(root / "include"),
                       "-include", "__clang_hip_runtime_wrapper.h", f"--rocm-device-lib-path={bitcode}"])
-    _write_if_changed(root / "bin" / "hipcc", _HIPCC.format(arch=TARGET_ARCH, root=root, clang=clang, flags=flags),
+    _write_if_changed(root / "bin" / "hipcc", _HIPCC.format(root=root, clang=clang, flags=flags),
                       0o755)
     versions = {"clang": _first_line(_run([str(clang), "--version"]).stdout),
                 "rocm-device-libs": _package_version("rocm-device-libs"), "hip-headers": hip_version}
@@ -472,24 +493,41 @@ def _nvidia_gpus() -> tuple[bool, str]:
     return False, "no NVIDIA GPU (nvidia-smi " + ("found none" if smi else "missing") + "; torch not installed)"
 
 
+_SUPPORTED: dict[Path, frozenset[str]] = {}
+
+
+def supported_archs(tc: Toolchain) -> frozenset[str]:
+    """The AMD processors the toolchain's clang can generate code for (clang 19 knows gfx942 and gfx1100, not
+    gfx950)."""
+    if tc.clang not in _SUPPORTED:
+        proc = _run([str(tc.clang), "--target=amdgcn-amd-amdhsa", "-nogpulib", "-print-supported-cpus"], check=False)
+        _SUPPORTED[tc.clang] = frozenset(w for w in (proc.stdout + proc.stderr).split() if w.startswith("gfx"))
+    return _SUPPORTED[tc.clang]
+
+
 def status(prefix: Path | None = None, probe_nvidia: bool = True) -> ToolchainStatus:
     prefix = prefix or default_prefix()
     tc = find_rocm() or find_porter(prefix)
+    from porter.targets import amd_targets
+
     caps: list[Capability] = []
-    if tc is None:
-        caps.append(Capability(f"compile-{TARGET_ARCH}", False,
-                               "no toolchain: run `porter toolchain setup` or install ROCm"))
-    else:
-        how = "ROCm at " + str(tc.root) if tc.kind == "rocm" else "porter toolchain (Debian clang-19 + device libs)"
-        caps.append(Capability(f"compile-{TARGET_ARCH}", True, how))
     archs = rocm_gpu_archs()
-    if tc is not None and tc.kind == "rocm" and TARGET_ARCH in archs:
-        caps.append(Capability(f"run-{TARGET_ARCH}", True, f"rocminfo reports {TARGET_ARCH}"))
-    elif tc is None or tc.kind != "rocm":
-        caps.append(Capability(f"run-{TARGET_ARCH}", False, "needs ROCm and a gfx942 GPU (no ROCm install here)"))
-    else:
-        seen = ", ".join(archs) if archs else "no AMD GPU"
-        caps.append(Capability(f"run-{TARGET_ARCH}", False, f"rocminfo reports {seen}"))
+    known = supported_archs(tc) if tc is not None else set()
+    for arch in sorted({t.toolchain_arch for t in amd_targets()}):
+        if tc is None:
+            caps.append(Capability(f"compile-{arch}", False, "no toolchain: run `porter toolchain setup` or install ROCm"))
+        elif arch not in known:
+            caps.append(Capability(f"compile-{arch}", False, f"{tc.clang} does not know {arch} (a newer LLVM does)"))
+        else:
+            how = "ROCm at " + str(tc.root) if tc.kind == "rocm" else "porter toolchain (Debian clang-19 + device libs)"
+            caps.append(Capability(f"compile-{arch}", True, how))
+        if tc is not None and tc.kind == "rocm" and arch in archs:
+            caps.append(Capability(f"run-{arch}", True, f"rocminfo reports {arch}"))
+        elif tc is None or tc.kind != "rocm":
+            caps.append(Capability(f"run-{arch}", False, f"needs ROCm and a {arch} GPU (no ROCm install here)"))
+        else:
+            seen = ", ".join(archs) if archs else "no AMD GPU"
+            caps.append(Capability(f"run-{arch}", False, f"rocminfo reports {seen}"))
     if probe_nvidia:
         ok, why = _nvidia_gpus()
         caps.append(Capability("run-nvidia", ok, why))

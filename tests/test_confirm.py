@@ -80,9 +80,9 @@ def test_correct_reductions_are_not_flagged_and_do_not_differ(reductions: list[d
     # block_sum_fixed (lines 47-54), block_sum_groups (27-44), scan_groups and logical_warps (122-145): no findings
     assert not [f for f in reductions if 27 <= f["line"] <= 54 or 122 <= f["line"] <= 145]
     # and running the correct kernel the same way shows no difference (no false confirmations from float atomics)
-    from porter.confirm import Target, run_target
+    from porter.confirm import Trial, run_target
 
-    out = run_target(str(REDUCTIONS), Target("block_sum_fixed", (256, 1, 1), "the launch at line 148"))
+    out = run_target(str(REDUCTIONS), Trial("block_sum_fixed", (256, 1, 1), "the launch at line 148"))
     assert out.status == "not confirmed", out.line()
     assert "does not prove" in out.text
 

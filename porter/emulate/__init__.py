@@ -197,13 +197,24 @@ def run_launcher(source_path: str | os.PathLike[str], launcher: str, args: Seque
     return _run(lib, _bind(lib.params, args), (1, 1, 1), (1, 1, 1), warp_size, 0, timeout, workers)
 
 
+# The GPU whose launch limits (threads per block, LDS per workgroup) the emulator enforces and reports through
+# hipGetDeviceProperties; the wave size is chosen per run.
+EMULATED_TARGET = "gfx942"
+
+
+def _limits_line() -> str:
+    from porter.targets import load_target
+    t = load_target(EMULATED_TARGET)
+    return f"limits {t.max_threads_per_block} {t.lds_bytes_per_workgroup} {t.name}"
+
+
 def _run(lib: KernelLib, values: list[Any], g: tuple[int, int, int], b: tuple[int, int, int], warp_size: int,
          shared_bytes: int, timeout: float, workers: int) -> KernelOutputs:
     with make_tempdir() as tmp:
         d = Path(tmp)
         lines = [f"so {lib.path}", f"wave {warp_size}", f"workers {max(1, int(workers))}", f"timeout {timeout}",
                  f"diag {d / 'diag.jsonl'}", f"grid {g[0]} {g[1]} {g[2]}", f"block {b[0]} {b[1]} {b[2]}",
-                 f"shared {int(shared_bytes)}"]
+                 f"shared {int(shared_bytes)}", _limits_line()]
         stack_kb = os.environ.get("PORTER_EMULATE_STACK_KB")
         if stack_kb:
             lines.append(f"stack {int(stack_kb) * 1024}")

@@ -200,8 +200,8 @@ def runner_path() -> Path:
 
 # `__shared__` arrays are thread_local, and the runtime's initial-exec TLS (porter_rt.h) puts a kernel library's
 # whole TLS block in the static TLS surplus that glibc keeps for dlopen (about 1.6 KiB by default): a kernel with
-# two 16x16 float tiles already fails to load. The runner process gets room for 64 KiB of static shared memory
-# (the gfx942 limit) and then some.
+# two 16x16 float tiles already fails to load. The runner process gets room for 1 MiB of static shared memory,
+# more than any target's LDS per workgroup (porter/targets/*.toml).
 STATIC_TLS_BYTES = 1 << 20
 
 

@@ -123,7 +123,7 @@ def model_from_target(target: Target) -> LdsModel:
             if (t.width_bytes, op) in seen:
                 raise LdsModelError(f"{target.name}: two tables for {op} of {t.width_bytes} bytes")
             seen.add((t.width_bytes, op))
-    limit = int(target.extra.get("lds", {}).get("max_bytes_per_workgroup", target.lds_bytes_per_cu))
+    limit = target.lds_bytes_per_workgroup
     return LdsModel(target=target.name, wave_size=target.wave_size, banks=target.lds_banks,
                     bank_width_bytes=target.lds_bank_width_bytes, limit_bytes=limit, tables=tuple(tables))
 

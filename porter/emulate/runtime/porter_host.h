@@ -67,9 +67,9 @@ inline hipError_t hipGetDeviceCount(int* n) { *n = 1; return hipSuccess; }
 inline hipError_t hipDeviceGetAttribute(int* v, hipDeviceAttribute_t a, int) {
     switch (a) {
         case hipDeviceAttributeWarpSize: *v = ::porter::g_wave_size; break;
-        case hipDeviceAttributeMaxThreadsPerBlock: *v = 1024; break;
+        case hipDeviceAttributeMaxThreadsPerBlock: *v = int(::porter::g_max_threads); break;
         case hipDeviceAttributeMultiprocessorCount: *v = 304; break;
-        case hipDeviceAttributeMaxSharedMemoryPerBlock: *v = 65536; break;
+        case hipDeviceAttributeMaxSharedMemoryPerBlock: *v = int(::porter::g_max_shared); break;
         default: return hipErrorNotSupported;
     }
     return hipSuccess;
@@ -77,11 +77,11 @@ inline hipError_t hipDeviceGetAttribute(int* v, hipDeviceAttribute_t a, int) {
 inline hipError_t hipGetDeviceProperties(hipDeviceProp_t* p, int) {
     std::memset(p, 0, sizeof(*p));
     std::snprintf(p->name, sizeof(p->name), "porter emulate (wave%d)", ::porter::g_wave_size);
-    std::snprintf(p->gcnArchName, sizeof(p->gcnArchName), "%s", ::porter::g_wave_size == 64 ? "gfx942" : "emu32");
+    std::snprintf(p->gcnArchName, sizeof(p->gcnArchName), "%s", ::porter::g_wave_size == 64 ? ::porter::g_arch : "emu32");
     p->warpSize = ::porter::g_wave_size;
-    p->maxThreadsPerBlock = 1024;
+    p->maxThreadsPerBlock = int(::porter::g_max_threads);
     p->multiProcessorCount = 304;
-    p->sharedMemPerBlock = 65536;
+    p->sharedMemPerBlock = ::porter::g_max_shared;
     p->totalGlobalMem = size_t(1) << 34;
     p->major = 9;
     p->minor = 4;

@@ -73,6 +73,9 @@ namespace porter {
 thread_local Lane* cur_lane __attribute__((tls_model("initial-exec"))) = nullptr;
 thread_local BlockCtx* cur_block __attribute__((tls_model("initial-exec"))) = nullptr;
 int g_wave_size = 64;
+unsigned g_max_threads = 0;
+size_t g_max_shared = 0;
+char g_arch[32] = "unset";
 
 namespace {
 
@@ -641,13 +644,14 @@ char* dyn_shared() { return cur_block->dyn_shared; }
 void launch(Body body, void* closure, uint3_ grid, uint3_ block, size_t shmem) {
     const uint64_t nthreads = uint64_t(block.x) * block.y * block.z;
     const uint64_t nblocks = uint64_t(grid.x) * grid.y * grid.z;
-    if (nthreads == 0 || nthreads > 1024) {
-        fatal("invalid-launch", "block of " + std::to_string(nthreads) + " threads (must be 1..1024)", "");
+    if (nthreads == 0 || nthreads > g_max_threads) {
+        fatal("invalid-launch", "block of " + std::to_string(nthreads) + " threads (must be 1.." +
+              std::to_string(g_max_threads) + " on " + g_arch + ")", "");
     }
     if (nblocks == 0) fatal("invalid-launch", "empty grid", "");
-    if (shmem > 65536) {
-        fatal("invalid-launch",
-              "dynamic shared memory of " + std::to_string(shmem) + " bytes exceeds gfx942's 64 KiB LDS", "");
+    if (shmem > g_max_shared) {
+        fatal("invalid-launch", "dynamic shared memory of " + std::to_string(shmem) + " bytes exceeds " + g_arch +
+              "'s " + std::to_string(g_max_shared / 1024) + " KiB LDS per workgroup", "");
     }
     std::atomic<uint64_t> next{0};
     const int nw = int(std::min<uint64_t>(uint64_t(std::max(1, std::min(g_workers, kMaxWorkers))), nblocks));
@@ -704,6 +708,13 @@ void warn(const char* kind, const char* msg, unsigned line) {
 }  // namespace porter
 
 using namespace porter;
+
+extern "C" __attribute__((visibility("default"))) void porter_rt_limits(unsigned max_threads, size_t max_shared,
+                                                                        const char* arch) {
+    g_max_threads = max_threads;
+    g_max_shared = max_shared;
+    std::snprintf(g_arch, sizeof(g_arch), "%s", arch);
+}
 
 extern "C" __attribute__((visibility("default"))) void porter_rt_configure(int wave_size, int workers,
                                                                            const char* diag_path, double timeout_s,

@@ -47,6 +47,10 @@ extern thread_local Lane* cur_lane __attribute__((tls_model("initial-exec")));
 extern thread_local BlockCtx* cur_block __attribute__((tls_model("initial-exec")));
 
 extern int g_wave_size;          // chosen at run time (64 or 32); warpSize reads it
+// the emulated target's launch limits and name, from its porter/targets file (porter_rt_limits)
+extern unsigned g_max_threads;
+extern size_t g_max_shared;
+extern char g_arch[32];
 
 // Lane blocks at a cross-lane op; returns the exchanged result bits.
 uint64_t wave_op(Op op, uint64_t val, int val_bytes, int arg, int width, uint64_t mask, unsigned line);

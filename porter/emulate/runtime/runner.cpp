@@ -14,6 +14,7 @@
 #include <vector>
 
 using Configure = void (*)(int, int, const char*, double, size_t);
+using Limits = void (*)(unsigned, size_t, const char*);
 using Malloc = void* (*)(size_t, const char*);
 using Finish = void (*)();
 using Entry = int (*)(void**, int, const unsigned*, size_t);
@@ -63,7 +64,9 @@ int main(int argc, char** argv) {
     std::string line, so, diag;
     int wave = 64, workers = 1;
     double timeout = 60;
-    size_t stack = 0, shared = 0;
+    size_t stack = 0, shared = 0, max_shared = 0;
+    unsigned max_threads = 0;
+    std::string arch;
     unsigned cfg[6] = {1, 1, 1, 1, 1, 1};
     std::vector<Arg> args;
     while (std::getline(job, line)) {
@@ -77,6 +80,7 @@ int main(int argc, char** argv) {
         else if (key == "timeout") in >> timeout;
         else if (key == "stack") in >> stack;
         else if (key == "shared") in >> shared;
+        else if (key == "limits") in >> max_threads >> max_shared >> arch;
         else if (key == "grid") in >> cfg[0] >> cfg[1] >> cfg[2];
         else if (key == "block") in >> cfg[3] >> cfg[4] >> cfg[5];
         else if (key == "buf") {
@@ -102,6 +106,7 @@ int main(int argc, char** argv) {
     auto finish = reinterpret_cast<Finish>(need(lib, "porter_rt_finish"));
     auto entry = reinterpret_cast<Entry>(need(lib, "porter_entry"));
     configure(wave, workers, diag.c_str(), timeout, stack);
+    reinterpret_cast<Limits>(need(lib, "porter_rt_limits"))(max_threads, max_shared, arch.c_str());
     std::vector<void*> argp;
     for (Arg& a : args) {
         if (a.buf) {
