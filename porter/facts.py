@@ -64,6 +64,7 @@ class Node:
 class Param:
     name: str
     type: str
+    canonical: str = ""     # the type with typedefs resolved (llm.c's `floatX*` -> `__hip_bfloat16 *`), if different
 
 
 @dataclass(frozen=True, slots=True)

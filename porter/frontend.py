@@ -203,6 +203,14 @@ def _type_spelling(c: ci.Cursor) -> str:
     return spelling
 
 
+def _canonical_spelling(c: ci.Cursor) -> str:
+    """The cursor's type with typedefs resolved, or "" when that is its spelling already."""
+    t = _RAW.clang_getCursorType(c)
+    cx = _RAW.clang_getTypeSpelling(_RAW.clang_getCanonicalType(t))
+    canonical = (_RAW.clang_getCString(cx) or b"").decode("utf-8", "replace")
+    return "" if canonical == _type_spelling(c) else canonical
+
+
 _SINK: list[list[ci.Cursor]] = [[]]
 
 
@@ -708,7 +716,8 @@ class _Extractor:
         else:
             fkind = "host"
         fid = self._id(c)
-        params = tuple(Param(_spelling(ch), _type_spelling(ch)) for ch in children if _kind(ch) == "PARM_DECL")
+        params = tuple(Param(_spelling(ch), _type_spelling(ch), _canonical_spelling(ch)) for ch in children
+                       if _kind(ch) == "PARM_DECL")
         tparams = [_spelling(ch) for ch in children if _kind(ch).startswith("TEMPLATE_")]
         targs = self._template_args(c)
         if targs:

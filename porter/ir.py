@@ -130,6 +130,18 @@ class FunctionView:
         d = self.defs.get(ref)
         return d[0] if d else None
 
+    def definition_at(self, ref: str, use: Node) -> Node | None:
+        """The assignment of a variable that `use` reads, reading the body as straight-line code: the last one
+        that ends before `use` in the source (`x = inp + r; ...x[i]...; x = out + r; ...x[i]...` reads inp, then
+        out), else the first one. defs are gathered in no source order."""
+        defs = self.defs.get(ref)
+        if not defs or len(defs) == 1:
+            return defs[0] if defs else None
+        at = (use.loc.line, use.loc.col)
+        before = [d for d in defs if (d.loc.end_line or d.loc.line, d.loc.end_col or d.loc.col) <= at]
+        return max(before, key=lambda d: (d.loc.line, d.loc.col)) if before else \
+            min(defs, key=lambda d: (d.loc.line, d.loc.col))
+
     # -- constants
     def const(self, node: Node, depth: int = 0) -> int | str | None:
         """An integer value, or one of W / W-1 / W/2 for values built from warpSize, or None."""

@@ -36,6 +36,12 @@ from typing import Any, Sequence
 
 RUNTIME_DIR = Path(__file__).resolve().parent / "runtime"
 NVCC_FLAGS = ("-x", "cu", "-shared", "-Xcompiler", "-fPIC", "-O3", "-std=c++17")
+# The original's file may define host functions that call its project's libraries (llm.c's common.h: cuBLAS;
+# ggml: libggml), which porter does not link: only the shim's two entry points are exported and unreferenced
+# sections are dropped, so the library loads with nothing the launched kernel does not reach left unresolved.
+NVCC_DROP_UNUSED = ("-Xcompiler", "-fvisibility=hidden,-ffunction-sections,-fdata-sections", "-Xlinker",
+                    "--gc-sections")
+HIPCC_DROP_UNUSED = ("-fvisibility=hidden", "-ffunction-sections", "-fdata-sections", "-Wl,--gc-sections")
 
 
 class BuildError(Exception):
@@ -86,8 +92,8 @@ def _runtime_bytes() -> bytes:
 def compile_command(sample_path: str | os.PathLike[str], output: str | os.PathLike[str], arch: str = "sm_90a",
                     extra_flags: Sequence[str] = ()) -> list[str]:
     """The nvcc command line `build` runs (for people who want to reproduce a build by hand)."""
-    return [_nvcc(), *NVCC_FLAGS, f"-arch={arch}", "-I", str(RUNTIME_DIR), *extra_flags, "-o", str(output),
-            str(sample_path)]
+    return [_nvcc(), *NVCC_FLAGS, *NVCC_DROP_UNUSED, f"-arch={arch}", "-I", str(RUNTIME_DIR), *extra_flags,
+            "-o", str(output), str(sample_path)]
 
 
 ENTRY_HEADER = Path(__file__).resolve().parent / "emulate" / "runtime" / "porter_entry.h"
@@ -142,10 +148,11 @@ def build(source: str | os.PathLike[str], kernel: str, arch: str = "sm_90a", *, 
         compiler = find_hipcc()
         if compiler is None:
             raise BuildError("hipcc not found (looked at $HIPCC, PATH and /opt/rocm/bin)")
-        flags = ["-x", "hip", "-shared", "-fPIC", "-O3", "-std=c++17", f"--offload-arch={arch}", *extra_flags]
+        flags = ["-x", "hip", "-shared", "-fPIC", "-O3", "-std=c++17", f"--offload-arch={arch}", *HIPCC_DROP_UNUSED,
+                 *extra_flags]
     else:
         compiler = _nvcc()
-        flags = [*NVCC_FLAGS, f"-arch={arch}", "-I", str(RUNTIME_DIR), *extra_flags]
+        flags = [*NVCC_FLAGS, *NVCC_DROP_UNUSED, f"-arch={arch}", "-I", str(RUNTIME_DIR), *extra_flags]
     h = hashlib.sha256()
     for part in (src.read_bytes(), text.encode(), _runtime_bytes(), ENTRY_HEADER.read_bytes(), "\0".join(flags).encode(),
                  _nvcc_version(compiler).encode()):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
+from porter.convert.params import CTYPES
 from porter.convert.recognize import Candidate, Features, Recognition
 from porter.facts import FileFacts, Launch, Node
 from porter.ir import FileView, FunctionView, strip
@@ -72,7 +73,10 @@ def bind_args(cand: Candidate, f: Features, shape_keys: Iterable[str]) -> list[d
             raise Refusal(f"run-time argument '{p.name}' ({ctype(p.type)}) {_unbound_reason(p.name, f)}; the "
                           f"'{cand.family}' template has no argument with its meaning, so a conversion would "
                           f"change the result")
-        entry: dict[str, object] = {"name": p.name, "ctype": ctype(p.type),
+        written = ctype(p.type)
+        # a typedef of a type porter passes (`floatX*`) is recorded as what it stands for in this configuration
+        spelled = written if written in CTYPES or not p.canonical else ctype(p.canonical)
+        entry: dict[str, object] = {"name": p.name, "ctype": spelled,
                                     "bind": "shape" if key in shape_keys else "case", "key": key}
         if p.name in f.stores:
             entry["output"] = True
@@ -119,7 +123,7 @@ def launch_geometry(fv: FileView, facts: FileFacts, kernel: FunctionView,
     host_params = {p.name for p in host.fn.params}
     chosen = kernel.fn.launch_bounds[0] if kernel.fn.launch_bounds else DEFAULT_BLOCK
     free = {n.op: chosen for n in (launch.block.walk() if launch.block is not None else ())
-            if n.kind == "ref" and n.op in host_params and n.ref not in to_kernel}
+            if n.kind == "ref" and n.op in host_params and n.ref not in to_kernel and not host.defs.get(n.ref)}
     resolver = _Resolver(host, to_kernel, symbols, set(shape_keys), free)
     try:
         grid = resolver.dim3(launch.grid)
@@ -226,7 +230,7 @@ class _Resolver:
             if param in self.symbols:
                 return self.symbols[param]
             raise _Unresolved(f"'{n.op}', which reaches the kernel as '{param}', not as a size")
-        if n.op in self.host_params:
+        if n.op in self.host_params and not self.host.defs.get(n.ref):   # `block_size = 32;` overrides the caller
             if n.op in self.shape_keys:       # a size only the launch uses (batch = grid.z)
                 return n.op
             if n.op in self.free:

@@ -83,7 +83,7 @@ def _address(view: FunctionView, node: Node, params: set[str], depth: int = 0) -
     if node.kind == "ref":
         if node.op in params:
             return node.op, []
-        d = view.definition(node.ref)
+        d = view.definition_at(node.ref, node)
         return _address(view, d, params, depth + 1) if d is not None else ("", [])
     if node.kind == "binop" and node.op in ("+", "-") and len(node.children) == 2:
         for i, child in enumerate(node.children):
@@ -140,6 +140,8 @@ def features(fv: FileView, kernel: FunctionView) -> Features:
     for p in fn.params:
         if "*" in p.type:
             f.pointers[p.name] = _elem_dtype(p.type)
+            if f.pointers[p.name] not in ELEM_DTYPES.values() and p.canonical:   # a typedef: `floatX*`
+                f.pointers[p.name] = _elem_dtype(p.canonical)
         elif re.search(r"\b(float|double|__half|half)\b", p.type):
             f.floats.append(p.name)
         elif re.search(r"\b(int|long|size_t|unsigned|int64_t|int32_t)\b", p.type):

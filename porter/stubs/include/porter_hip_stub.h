@@ -74,11 +74,22 @@ __host__ __device__ int2 make_int2(int, int);
 __host__ __device__ int4 make_int4(int, int, int, int);
 
 // ---- half and bfloat16 ----
-struct __attribute__((aligned(2))) __half { unsigned short __x; };
+// float conversions as HIP's headers have them: `float v = h; out[i] = v * 0.5f;` parses as the assignments it is
+struct __attribute__((aligned(2))) __half {
+  unsigned short __x;
+  __host__ __device__ __half() = default;
+  __host__ __device__ __half(float);
+  __host__ __device__ operator float() const;
+};
 struct __attribute__((aligned(4))) __half2 { __half x, y; };
 typedef __half half;
 typedef __half2 half2;
-struct __attribute__((aligned(2))) __hip_bfloat16 { unsigned short __x; };
+struct __attribute__((aligned(2))) __hip_bfloat16 {
+  unsigned short __x;
+  __host__ __device__ __hip_bfloat16() = default;
+  __host__ __device__ __hip_bfloat16(float);
+  __host__ __device__ operator float() const;
+};
 struct __attribute__((aligned(4))) __hip_bfloat162 { __hip_bfloat16 x, y; };
 typedef __hip_bfloat16 hip_bfloat16;
 typedef __hip_bfloat16 __nv_bfloat16;

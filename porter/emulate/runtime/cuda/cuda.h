@@ -1,0 +1,3 @@
+// porter emulate: see cuda_runtime.h
+#pragma once
+#include "cuda_runtime.h"

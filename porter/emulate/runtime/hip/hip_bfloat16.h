@@ -1,0 +1,3 @@
+// porter emulate: see hip_bf16.h
+#pragma once
+#include "hip_bf16.h"
