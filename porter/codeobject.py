@@ -30,7 +30,7 @@ class CompileError(ToolchainError):
 @dataclass(frozen=True)
 class InstructionMix:
     total: int
-    mfma: int                   # v_mfma_* and v_smfmac_* (matrix cores)
+    mfma: int                   # matrix-core instructions: v_mfma_*, v_smfmac_* (CDNA), v_wmma_* (RDNA3)
     ds_read_b128: int
     ds_write_b128: int
     ds_read_other: int          # ds_read_b32/b64/b96, ds_read2*, ds_read_u8/u16...
@@ -249,7 +249,7 @@ def instruction_mix(counts: Counter[str]) -> InstructionMix:
     def n(pred) -> int:
         return sum(c for op, c in counts.items() if pred(op))
 
-    mfma = {op: c for op, c in counts.items() if op.startswith(("v_mfma_", "v_smfmac_"))}
+    mfma = {op: c for op, c in counts.items() if op.startswith(("v_mfma_", "v_smfmac_", "v_wmma_", "v_swmmac_"))}
     return InstructionMix(
         total=sum(counts.values()),
         mfma=sum(mfma.values()),

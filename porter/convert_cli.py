@@ -8,6 +8,8 @@ from pathlib import Path
 
 import click
 
+from porter.targets import config_targets
+
 EXIT_OK, EXIT_NOT_CONVERTED, EXIT_USAGE = 0, 1, 2
 
 
@@ -70,8 +72,8 @@ def _parse_contained(path: Path, config: object, timeout: float) -> object:
               help="Kernel to convert (repeatable; NAME<args> picks one template instantiation). Default: all.")
 @click.option("-o", "--output-dir", default="porter-out", show_default=True, type=click.Path(file_okay=False),
               help="Folder for the generated modules (one NAME.py per kernel).")
-@click.option("--target", type=click.Choice(("gfx942", "sm_90a")), default="gfx942", show_default=True,
-              help="Target whose tuning config the module defaults to (both targets' configs are embedded).")
+@click.option("--target", type=click.Choice(config_targets()), default="gfx942", show_default=True,
+              help="Target whose tuning config the module defaults to (every target's configs are embedded).")
 @click.option("--template", "family", default=None, metavar="FAMILY",
               help="Use this template family instead of the recognized one (see --list-templates).")
 @click.option("--config", default=None, metavar="NAME", help="A tuning config of the template, by name.")

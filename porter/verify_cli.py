@@ -8,6 +8,8 @@ from pathlib import Path
 
 import click
 
+from porter.targets import config_targets
+
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 
@@ -42,7 +44,7 @@ def _original_flags(include_dirs: tuple[str, ...], defines: tuple[str, ...]) -> 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.argument("path", metavar="MODULE_OR_DIR", type=click.Path(exists=True))
-@click.option("--target", type=click.Choice(("auto", "gfx942", "sm_90a")), default="auto", show_default=True,
+@click.option("--target", type=click.Choice(("auto", *config_targets())), default="auto", show_default=True,
               help="Whose tile config the numerics, timing and tuning use on the GPU present (auto: the GPU's own; "
                    "gfx942 on an NVIDIA GPU checks gfx942's tile logic there). The gfx942 code object is always built.")
 @click.option("--seeds", type=int, default=5, show_default=True, help="Seeds per test shape (at least 5).")

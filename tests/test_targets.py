@@ -106,3 +106,41 @@ def test_target_is_frozen() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         load_target("gfx942").wave_size = 32    # type: ignore[misc]
     assert isinstance(load_target("gfx942"), Target)
+
+
+def _converted(sample: str, target: str, tmp_path: Path):
+    """`porter convert SAMPLE --target TARGET`, imported."""
+    import importlib.util
+    import sys
+
+    from click.testing import CliRunner
+
+    from porter.cli import main
+    res = CliRunner().invoke(main, ["convert", str(ROOT / "samples" / "kernels" / sample), "--target", target,
+                                    "-o", str(tmp_path)])
+    assert res.exit_code == 0, res.output
+    (path,) = tmp_path.glob("*.py")
+    spec = importlib.util.spec_from_file_location(f"porter_generated_{path.stem}_{target}", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module      # T.prim_func reads the source file through the module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("target", [t.name for t in amd_targets()])
+@pytest.mark.parametrize("sample", ["softmax/softmax_block.hip", "gemm/gemm_f16_tiled.hip"])
+def test_every_amd_target_converts_and_compiles(sample: str, target: str, toolchain: tc.Toolchain,
+                                                tmp_path: Path) -> None:
+    from porter.verify.compile import compile_generated
+    t = load_target(target)
+    module = _converted(sample, t.configs, tmp_path)
+    assert module.TARGET == t.configs and module.ARCH_CONFIGS[t.toolchain_arch] == t.configs
+    rep = compile_generated(module, target=target, toolchain=toolchain)
+    assert rep["target"] == target and rep["config"] == module.CONFIGS[t.configs]
+    if t.toolchain_arch not in tc.supported_archs(toolchain):
+        assert rep["status"] == "fail" and f"cannot generate {t.toolchain_arch} code" in rep["errors"][0], rep
+        return
+    assert rep["status"] == "ok", rep
+    assert rep["kernel"]["wavefront_size"] == t.wave_size and rep["kernel"]["arch"] == target
+    if "gemm" in sample:   # matrix instructions of the target's family: MFMA on CDNA, WMMA on RDNA3
+        assert rep["kernel"]["instructions"]["mfma"] > 0, rep["kernel"]["instructions"]

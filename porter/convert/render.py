@@ -18,10 +18,33 @@ from porter.convert.params import (DTYPES, ParamError, check_identifier, check_o
                                    validate_params, validate_schema)
 from porter.fsutil import atomic_write
 from porter.resources import data_dir
+from porter.targets import config_targets, known_targets, load_target
 
-# Targets a manifest may carry configs for (FACTS section 4: one tile config does not suit both).
-TARGETS = ("gfx942", "sm_90a")
+# Tile-config keys a manifest may carry configs for, one per target file's `configs` (FACTS section 4: one tile
+# config does not suit every GPU); several targets may share a key (gfx950 runs gfx942's).
+TARGETS = tuple(config_targets())
 _CONFIG_INT_KEYS = ("threads",)
+
+
+def _sharing(key: str) -> list:
+    """The targets whose tile configs are `key`'s."""
+    return [t for t in map(load_target, known_targets()) if t.configs == key]
+
+
+def arch_configs() -> dict[str, str]:
+    """AMD arch -> its config key, for a generated module to pick its tiles by the GPU present."""
+    return {t.toolchain_arch: t.configs for t in map(load_target, known_targets()) if t.is_amd}
+
+
+def tvm_targets() -> dict[str, dict[str, str]]:
+    """Config key -> the TVM target a generated module lowers that key's configs for (the target named by the key,
+    else the first sharing it)."""
+    out = {}
+    for key in TARGETS:
+        ts = sorted(_sharing(key), key=lambda t: (t.toolchain_arch != key, t.name))
+        t = ts[0]
+        out[key] = {"kind": "hip", "mcpu": t.toolchain_arch} if t.is_amd else {"kind": "cuda", "arch": t.toolchain_arch}
+    return out
 
 
 def templates_dir() -> Path:
@@ -51,9 +74,10 @@ def load_manifest(family: str) -> dict[str, Any]:
                 check_identifier(f"{family} config key", key)
                 if not isinstance(val, (int, bool)) and not (isinstance(val, list) and key == "dtypes"):
                     raise ParamError(f"manifest {family}: config value {key}={val!r} must be an int or bool")
-            if cfg.get("threads", 64) % 64 and tgt == "gfx942":
-                raise ParamError(f"manifest {family}: gfx942 config with threads={cfg['threads']} "
-                                 "is not a multiple of the 64-lane wavefront")
+            wave = max(t.wave_size for t in _sharing(tgt))
+            if cfg.get("threads", wave) % wave:
+                raise ParamError(f"manifest {family}: {tgt} config with threads={cfg['threads']} "
+                                 f"is not a multiple of the {wave}-lane wavefront")
     return data
 
 
@@ -187,6 +211,7 @@ def render(family: str, params: dict[str, Any], *, target: str = "gfx942", confi
     text = _environment().get_template(f"{family}/kernel.py.j2").render(
         family=family, description=manifest.get("description", ""), p=checked, target=target,
         config_name=names[target], configs=configs, config_names=names, source=header, original=record,
+        arch_configs=arch_configs(), tvm_targets=tvm_targets(),
         params_repr=", ".join(f"{k}={v!r}" for k, v in checked.items() if not _unused(manifest, checked, k)))
     return text
 

@@ -1,8 +1,8 @@
-"""The gfx942 section of a verify report: lower the generated kernel to HIP with TileLang, compile it to a real
+"""The code-object section of a verify report (gfx942 unless told another AMD target): lower the generated kernel to HIP with TileLang, compile it to a real
 code object (porter.codeobject, toolchain from porter.toolchain) and read registers, spills, scratch, LDS,
 occupancy and the instruction mix; optionally the hipified original the same way, for a side-by-side table.
 
-Errors (spills, LDS over the target's 64 KiB, wrong wave size) fail the check; scratch without spills is a
+Errors (spills, LDS over the target's per-workgroup limit, wrong wave size) fail the check; scratch without spills is a
 warning (a private array indexed at run time: slow, not wrong).
 """
 
@@ -14,7 +14,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Sequence
 
-ARCH = "gfx942"
+DEFAULT_TARGET = "gfx942"
 
 
 def _facts_dict(k) -> dict[str, Any]:
@@ -45,14 +45,16 @@ def _primary(kernels) -> Any:
 
 
 def compile_generated(mod: ModuleType, *, config: dict | None = None, shape: dict | None = None,
-                      toolchain=None) -> dict[str, Any]:
-    """Lower `mod` for gfx942 (its gfx942 config unless `config`) and compile the HIP source."""
+                      toolchain=None, target: str = DEFAULT_TARGET) -> dict[str, Any]:
+    """Lower `mod` for `target` (its tile config for the target unless `config`) and compile the HIP source."""
     from porter.codeobject import check, compile_text
+    from porter.targets import load_target
     from porter.toolchain import ToolchainError, find_toolchain
 
-    cfg = dict(config or mod.CONFIGS.get(ARCH) or {})
+    key = load_target(target).configs
+    cfg = dict(config or mod.CONFIGS.get(key) or {})
     shape = dict(shape or mod.LOWER_SHAPE)
-    out: dict[str, Any] = {"target": ARCH, "config": cfg, "config_name": mod.CONFIG_NAMES.get(ARCH),
+    out: dict[str, Any] = {"target": target, "config": cfg, "config_name": mod.CONFIG_NAMES.get(key),
                            "shape": shape}
     try:
         tc = toolchain or find_toolchain()
@@ -61,9 +63,9 @@ def compile_generated(mod: ModuleType, *, config: dict | None = None, shape: dic
         return out
     t0 = time.perf_counter()
     try:
-        artifact = mod.lower(ARCH, shape, cfg)
+        artifact = mod.lower(key, shape, cfg)
     except Exception as exc:  # TileLang rejected the kernel for this target: a finding, not a crash
-        out.update(status="fail", errors=[f"TileLang lowering for gfx942 failed: {type(exc).__name__}: "
+        out.update(status="fail", errors=[f"TileLang lowering for {target} failed: {type(exc).__name__}: "
                                           f"{str(exc).strip().splitlines()[-1] if str(exc).strip() else ''}"])
         return out
     dyn = dynamic_lds_bytes(artifact)
@@ -72,7 +74,7 @@ def compile_generated(mod: ModuleType, *, config: dict | None = None, shape: dic
     t1 = time.perf_counter()
     try:
         co = compile_text(artifact.kernel_source, name="generated.hip", toolchain=tc, tilelang=True,
-                          dyn_lds=dyn, arch=ARCH, target=ARCH)
+                          dyn_lds=dyn, target=target)
     except ToolchainError as exc:
         out.update(status="fail", errors=[f"compiling the lowered HIP source failed: {exc}"])
         return out
@@ -84,26 +86,27 @@ def compile_generated(mod: ModuleType, *, config: dict | None = None, shape: dic
         return out
     k = _primary(co.kernels)
     out["kernel"] = _facts_dict(k)
-    problems = [p for kk in co.kernels for p in check(kk, target=ARCH)]
+    problems = [p for kk in co.kernels for p in check(kk, target=target)]
     errors, warnings = _classify(problems)
     out.update(status="fail" if errors else "ok", errors=errors, warnings=warnings)
     out["_facts"] = k  # for the side-by-side table; dropped from JSON
     return out
 
 
-def compile_original(path: str | Path, toolchain=None, extra_flags: Sequence[str] = ()) -> dict[str, Any]:
+def compile_original(path: str | Path, toolchain=None, extra_flags: Sequence[str] = (),
+                     target: str = DEFAULT_TARGET) -> dict[str, Any]:
     """The hipified original as hipify leaves it (hip_runtime.h forced in, as hipcc does)."""
     from porter.codeobject import check, compile_hipified
     from porter.toolchain import ToolchainError, find_toolchain
 
-    out: dict[str, Any] = {"target": ARCH, "file": str(path)}
+    out: dict[str, Any] = {"target": target, "file": str(path)}
     try:
         tc = toolchain or find_toolchain()
     except ToolchainError as exc:
         out.update(status="not run", reason=str(exc).splitlines()[0])
         return out
     try:
-        co = compile_hipified(path, toolchain=tc, arch=ARCH, target=ARCH, extra_flags=extra_flags)
+        co = compile_hipified(path, toolchain=tc, target=target, extra_flags=extra_flags)
     except ToolchainError as exc:
         out.update(status="fail", errors=[str(exc)])
         return out
@@ -113,7 +116,7 @@ def compile_original(path: str | Path, toolchain=None, extra_flags: Sequence[str
         return out
     k = _primary(co.kernels)
     out["kernel"] = _facts_dict(k)
-    errors, warnings = _classify([p for kk in co.kernels for p in check(kk, target=ARCH)])
+    errors, warnings = _classify([p for kk in co.kernels for p in check(kk, target=target)])
     out.update(status="fail" if errors else "ok", errors=errors, warnings=warnings)
     out["_facts"] = k
     return out

@@ -8,9 +8,10 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from porter import __version__
+from porter.targets import config_targets
 
 SCHEMA = "porter.verify/1"
-TARGET_CHOICES = ("auto", "gfx942", "sm_90a")
+TARGET_CHOICES = ("auto", *config_targets())
 
 
 def verify_module(path: str | Path, *, target: str = "auto", seeds: int = 5, shapes: list[dict] | None = None,
