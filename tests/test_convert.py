@@ -17,8 +17,8 @@ KERNELS = ROOT / "samples" / "kernels"
 SAMPLES = sorted(KERNELS.glob("*/*.hip"))
 # Samples porter must refuse rather than convert into something that computes otherwise, with the reason's gist.
 REFUSED = {
-    "attention/attention_causal_tiled.hip": "batch, heads, seq_q, seq_kv have no counterpart",
-    "attention/attention_naive.hip": "batch, heads, seq_q, seq_kv have no counterpart",
+    "attention/attention_causal_tiled.hip": "'S' is both the query and the key sequence length",
+    "attention/attention_naive.hip": "it is fp32 attention",
     "elementwise/bias_act_naive.hip": "not converted",   # run-time `act` dispatch: no single template path
 }
 CONVERTED = [p for p in SAMPLES if str(p.relative_to(KERNELS)) not in REFUSED]

@@ -157,6 +157,8 @@ VARIANTS = [
     ("elementwise", {"activation": "gelu_tanh", "dtype": "bfloat16"}),
     ("softmax", {"dtype": "float32"}), ("rmsnorm", {"dtype": "bfloat16", "runtime_eps": False, "eps": 1e-5}),
     ("transpose", {"dtype": "float32"}),
+    ("softmax", {"dtype": "bfloat16", "scale": True, "mask": True}),
+    ("row_reduce", {"op": "count_ge", "out_dtype": "int32", "dtype": "float16"}),
 ]
 
 

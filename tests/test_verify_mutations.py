@@ -38,6 +38,10 @@ MUTATIONS = [
     ("wrong activation", "elementwise/bias_act_shared.hip", "return torch.relu(x + bias) * scale",
      "return torch.nn.functional.gelu(x + bias) * scale"),
     ("wrong reduction", "row_reduce/row_reduce_naive.hip", "return x.sum(dim=1)", "return x.mean(dim=1)"),
+    ("dropped row-softmax scale", "softmax/softmax_scale_mask.hip", ' * case["scale"]', ""),
+    ("dropped additive mask", "softmax/softmax_scale_mask.hip", ' + case["mask"].to(dtype)', ""),
+    ("wrong threshold", "row_reduce/row_count_above.hip", '(x > case["threshold"])', '(x > case["threshold"] + 0.25)'),
+    ("counted >= for >", "row_reduce/row_count_above.hip", '(x > case["threshold"])', '(x >= case["threshold"])'),
 ]
 SAMPLES = sorted({m[1] for m in MUTATIONS})
 FIRST_SHAPE = "\nTEST_SHAPES = TEST_SHAPES[:1]\n"

@@ -57,6 +57,8 @@ def ctype(spelling: str) -> str:
 def bind_args(cand: Candidate, f: Features, shape_keys: Iterable[str]) -> list[dict[str, object]]:
     """The original's parameters in declaration order, each bound to the module's case or shape."""
     shape_keys = set(shape_keys)
+    if cand.refusal:
+        raise Refusal(cand.refusal)
     unbound = [t for t, orig in cand.arg_map if not orig]
     if unbound:
         raise Refusal(f"the template's argument(s) {', '.join(unbound)} have no counterpart among the original's "

@@ -43,6 +43,7 @@ class Candidate:
     missing: tuple[str, ...]           # facts the family needs that were not found
     conflicts: tuple[str, ...] = ()    # facts that rule the family out
     notes: tuple[str, ...] = ()        # what the conversion cannot carry over, said to the user
+    refusal: str = ""                  # why the original's arguments cannot be bound to the family's, if known
 
 
 @dataclass
@@ -72,6 +73,9 @@ class Features:
     selectors: set[str] = field(default_factory=set)    # names compared with a constant (`act == 1`)
     float_values: dict[int, float] = field(default_factory=dict)   # id(float literal node) -> its value
     conds: list[Node] = field(default_factory=list)   # `c ? a : b`
+    # (comparison normalized as load OP threshold, loaded root, float parameter) of each element counted:
+    # `c += x[i] > t ? 1 : 0`, `c += (x[i] > t)`, `if (x[i] > t) ++c;`
+    counted: list[tuple[str, str, str]] = field(default_factory=list)
 
 
 def _address(view: FunctionView, node: Node, params: set[str], depth: int = 0) -> tuple[str, list[Node]]:
@@ -167,8 +171,11 @@ def features(fv: FileView, kernel: FunctionView) -> Features:
                 if lhs.kind == "ref" and not _address(view, lhs, names)[0]:
                     _accumulation(view, node, lhs, rhs, names, f)
             elif node.kind == "call":
-                if not (node.op in SQRT | RSQRT and not any(n.kind == "ref" for n in node.walk())):
-                    f.calls.add(node.op)   # sqrtf(2.0f / M_PI) is a constant, not a normalization
+                # sqrtf(2.0f / M_PI) is a constant and rsqrtf((float)D) a scale, not a normalization: a square
+                # root normalizes only when it reads something computed in the kernel
+                if not (node.op in SQRT | RSQRT and all(n.op in f.ints or n.op in f.floats
+                                                        for n in node.walk() if n.kind == "ref")):
+                    f.calls.add(node.op)
                 if node.op in SHUFFLES:
                     f.shuffles += 1
                 if node.op in ("fmaf", "fma", "__fmaf_rn") and len(node.children) == 3:
@@ -213,6 +220,7 @@ def features(fv: FileView, kernel: FunctionView) -> Features:
                 if all(strip(c).kind == "ref" and view.definition(strip(c).ref) is not None
                        for c in node.children) and view.depends_on_thread(node):
                     f.compare_loop_vars = True
+        _counts(view, names, f)
         for node in view.nodes():
             if node.kind == "index" and id(node) not in written:
                 root, offs = _address(view, node, names)
@@ -220,6 +228,46 @@ def features(fv: FileView, kernel: FunctionView) -> Features:
                     f.loads.setdefault(root, []).append(_offset(view, offs))
     f.neg_inf = f.neg_inf or any("INFINITY" in n or "inf" in n for n in f.calls if n.startswith("__builtin"))
     return f
+
+
+_FLIPPED = {">": "<", ">=": "<=", "<": ">", "<=": ">="}
+
+
+def _predicate(view: FunctionView, node: Node, names: set[str], f: Features) -> tuple[str, str, str] | None:
+    """`x[i] > t` / `t < x[i]` with x loaded and t a run-time float: (op as `x OP t`, x, t)."""
+    node = strip(node)
+    if node.kind != "binop" or node.op not in _FLIPPED or len(node.children) != 2:
+        return None
+    for i, side in enumerate(node.children):
+        other = strip(node.children[1 - i])
+        root = _load_root(view, side, names)
+        if root and other.kind == "ref" and other.op in f.floats:
+            return (node.op if i == 0 else _FLIPPED[node.op]), root, other.op
+    return None
+
+
+def _is_int(node: Node, value: int) -> bool:
+    node = strip(node)
+    return node.kind == "int" and node.value == value
+
+
+def _counts(view: FunctionView, names: set[str], f: Features) -> None:
+    """Elements counted by a comparison with a run-time threshold (a predicate count)."""
+    for node in view.nodes():
+        if node.kind == "binop" and node.op == "+=" and len(node.children) == 2:
+            rhs = strip(node.children[1])
+            test = rhs.children[0] if rhs.kind == "cond" and len(rhs.children) == 3 and \
+                _is_int(rhs.children[1], 1) and _is_int(rhs.children[2], 0) else rhs
+            pred = _predicate(view, test, names, f)
+        elif node.kind == "if" and node.children:
+            body = node.children[1:2]
+            increments = [n for b in body for n in b.walk() if (n.kind == "unop" and n.op == "++") or (
+                n.kind == "binop" and n.op == "+=" and len(n.children) == 2 and _is_int(n.children[1], 1))]
+            pred = _predicate(view, node.children[0], names, f) if increments else None
+        else:
+            continue
+        if pred:
+            f.counted.append(pred)
 
 
 def _float_literal(facts: FileFacts, node: Node) -> float | None:
@@ -324,13 +372,13 @@ def _candidates(f: Features, facts: FileFacts) -> list[Candidate]:
     distinct_macs = {(a, b) for a, b, _ in f.macs}
 
     def cand(family: str, needs: dict[str, bool], forbids: dict[str, bool], params: dict[str, object],
-             arg_map: Iterable[tuple[str, str]]) -> None:
+             arg_map: Iterable[tuple[str, str]], refusal: str = "") -> None:
         present = [k for k, v in needs.items() if v]
         missing = [k for k, v in needs.items() if not v]
         conflicts = [k for k, v in forbids.items() if v]
         score = len(present) / max(len(needs), 1) - 0.5 * len(conflicts)
         out.append(Candidate(family, round(max(score, 0.0), 3), params, tuple(arg_map), tuple(present),
-                             tuple(missing), tuple(conflicts)))
+                             tuple(missing), tuple(conflicts), refusal=refusal))
 
     # GEMM family: multiply-accumulate of two different operands into an output
     mac_pair = next(iter(sorted(distinct_macs)), ("", ""))
@@ -360,15 +408,17 @@ def _candidates(f: Features, facts: FileFacts) -> list[Candidate]:
          {"dtype": dtype, "causal": causal, "head_dim": head_dim or 128},
          # sizes are passed in too many conventions (B*H fused, separate seq lengths) to map safely
          _positional(("Q", "K", "V", "O"), [p for p in f.pointers]) + _positional(("scale",), f.floats)
-         + [(size, "") for size in ("batch", "heads", "seq_q", "seq_kv")])
+         + [(size, "") for size in ("batch", "heads", "seq_q", "seq_kv")], _attention_refusal(f, dtype))
 
     row_map = _row_args(f, inputs, outputs)
-    # softmax: exp, max, normalization by a sum
+    # softmax: exp, max, normalization by a sum; of x * scale + mask where the stored value shows them
+    sm_params, sm_x, sm_extra = _softmax_scores(f, inputs, outputs)
+    sm_map = [("x", sm_x or row_map[0][1]), *sm_extra[:1], *row_map[1:], *sm_extra[1:]]
     cand("softmax", {"an exponential": has_exp, "a maximum (max subtraction)": has_max or f.neg_inf,
                      "a reduction over the row": reduces, "one input and one output": len(inputs) >= 1 and
                      len(outputs) == 1},
          {"a matrix product (multiply-accumulate of loaded operands)": bool(f.macs), "square roots": has_rsqrt},
-         {"dtype": dtype}, row_map)
+         {"dtype": dtype, **sm_params}, sm_map)
 
     # layernorm / rmsnorm
     gamma_beta = [p for p in inputs if p not in row_map_values(row_map)]
@@ -387,13 +437,22 @@ def _candidates(f: Features, facts: FileFacts) -> list[Candidate]:
           "a matrix product": len(f.macs) >= 2},
          {"dtype": dtype, **(eps_params or {})}, row_map + _positional(("weight",), gamma_beta) + eps_map)
 
-    # row reduction
+    # row reduction; a predicate count (`c += x > t`) counts the elements that pass against a run-time threshold
     kinds = {k for k, _ in f.accumulations}
     op = "max" if "max" in kinds and "sum" not in kinds else ("mean" if f.divisions_by_int else "sum")
-    cand("row_reduce", {"a reduction (accumulation, shuffles or shared memory)": reduces,
+    counts = {(c, t) for c, root, t in f.counted if root in inputs}
+    count_map: list[tuple[str, str]] = []
+    if len(counts) == 1:
+        (cmp, threshold), = counts
+        op = {">": "count_gt", ">=": "count_ge", "<": "count_lt", "<=": "count_le"}[cmp]
+        count_map = [("threshold", threshold)]
+    out_type = f.pointers.get(outputs[0], "") if len(outputs) == 1 else ""
+    cand("row_reduce", {"a reduction (accumulation, shuffles or shared memory)": reduces or bool(counts),
                         "one input and one output": len(inputs) == 1 and len(outputs) == 1},
-         {"an exponential": has_exp, "square roots": has_rsqrt, "a matrix product": bool(f.macs)},
-         {"dtype": dtype, "op": op}, row_map)
+         {"an exponential": has_exp, "square roots": has_rsqrt, "a matrix product": bool(f.macs),
+          "comparisons with more than one threshold": len(counts) > 1},
+         {"dtype": dtype, "op": op, "out_dtype": {"int": "int32", "int32_t": "int32"}.get(out_type, out_type)},
+         row_map + count_map)
 
     # transpose and elementwise: stores of loaded values, no reductions
     pure_copy, swapped = _copy_shape(f, inputs, outputs)
@@ -419,6 +478,77 @@ def _candidates(f: Features, facts: FileFacts) -> list[Candidate]:
          {"dtype": dtype, "bias": bool(bias), "activation": act, **ew_params},
          [("x", row_map[0][1])] + _positional(("bias",), bias) + [("y", row_map[1][1])] + sizes + ew_map)
     return out
+
+
+def _attention_refusal(f: Features, dtype: str) -> str:
+    """Why the attention template cannot take this kernel's sizes: it has batch, heads, seq_q and seq_kv as
+    separate run-time sizes and head_dim fixed; porter does not split a fused size or equate two lengths."""
+    if dtype == "float32":
+        return ("it is fp32 attention: the attention template computes in fp16/bf16 (its fp32 products would run "
+                "on TF32 tensor cores, which changes the result), so porter refuses rather than change precision")
+    bounds = {n.op for loop in f.loops if len(loop.children) == 4 for n in loop.children[1].walk()
+              if n.kind == "ref" and n.op in f.ints}
+    if len(f.ints) == 1:
+        return (f"its only size argument '{f.ints[0]}' is both the query and the key sequence length (seq_q = "
+                f"seq_kv) and batch x heads come from the grid; the attention template takes batch, heads, seq_q "
+                f"and seq_kv separately, and porter neither fixes seq_kv = seq_q nor guesses batch and heads")
+    return (f"its size arguments ({', '.join(f.ints)}) do not give batch, heads, seq_q and seq_kv separately "
+            f"({', '.join(sorted(bounds)) or 'none'} bound its loops; a fused batch x heads or a run-time head_dim "
+            f"has no counterpart in the template, whose head_dim is fixed at conversion)")
+
+
+def _softmax_scores(f: Features, inputs: list[str], outputs: list[str]) -> tuple[dict[str, object], str,
+                                                                                list[tuple[str, str]]]:
+    """(scale/mask params, the input softmax is taken of, [("mask", p)] + [("scale", p)]) from the stored value:
+    a run-time float multiplying a load of one input is the scale, a second input added to it, read at the same
+    [row, col] position, is an additive mask. Anything else stays unbound (a refusal, not a guess)."""
+    params: dict[str, object] = {"scale": False, "mask": False}
+    if len(outputs) != 1 or not 1 <= len(inputs) <= 2:
+        return params, "", []
+    values = [v for _, v in f.stores.get(outputs[0], [])]
+    x, scale = "", ""
+    for value in values:
+        for n in value.walk():
+            if n.kind == "binop" and n.op == "*" and len(n.children) == 2 and len(f.floats) == 1:
+                for i, c in enumerate(n.children):
+                    roots = _roots_in(n.children[1 - i], inputs)
+                    if strip(c).kind == "ref" and strip(c).op == f.floats[0] and len(roots) == 1:
+                        x, scale = roots.pop(), f.floats[0]
+    mask = ""
+    others = [p for p in inputs if p != x] if x else []
+    if len(inputs) == 2 and len(others) <= 1:
+        for value in values:
+            for n in value.walk():
+                if n.kind == "binop" and n.op == "+" and len(n.children) == 2:
+                    a, b = (_roots_in(c, inputs) for c in n.children)
+                    for one, other in ((a, b), (b, a)):
+                        if len(one) == 1 and len(other) == 1 and one != other and (not x or x in other):
+                            cand_mask = next(iter(one))
+                            if _same_position(f, cand_mask, next(iter(other))):
+                                mask, x = cand_mask, next(iter(other))
+    extra = ([("mask", mask)] if mask else []) + ([("scale", scale)] if scale else [])
+    return {"scale": bool(scale), "mask": bool(mask)}, x, extra
+
+
+def _roots_in(node: Node, names: list[str]) -> set[str]:
+    return {n.op for n in node.walk() if n.kind == "ref" and n.op in names}
+
+
+def _same_position(f: Features, a: str, b: str) -> bool:
+    """Some load of `a` reads the element some load of `b` reads (the same sum of index products)."""
+    return any(_terms(i) == _terms(j) for i in f.loads.get(a, []) for j in f.loads.get(b, []))
+
+
+def _terms(node: Node) -> list[tuple[str, ...]]:
+    """An index expression as sorted sum-of-products terms (`row * N + j` == `j + N * row`)."""
+    node = strip(node)
+    if node.kind == "binop" and node.op == "+" and len(node.children) >= 2:
+        return sorted(t for c in node.children for t in _terms(c))
+    if node.kind == "binop" and node.op == "*" and len(node.children) == 2:
+        return [tuple(sorted(x for c in node.children for t in _terms(c) for x in t))]
+    if node.kind == "member" and node.children:
+        return [(f"{strip(node.children[0]).op}.{node.op}",)]
+    return [(str(node.value) if node.value is not None else f"{node.kind}:{node.op}:{node.ref}",)]
 
 
 def _elementwise(f: Features, outputs: list[str]) -> tuple[dict[str, object], list[tuple[str, str]]]:
