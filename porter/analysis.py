@@ -128,7 +128,7 @@ def analyze_one(req: Request) -> FileResult:
     for s in facts.skipped:
         result.notes.append(f"{s.loc}: {s.function}: {s.reason}")
     findings = run_rules(facts, load_target(req.target), select_rules(req.select, req.ignore, req.explain),
-                         dict(req.params))
+                         dict(req.params), notes=result.notes)
     findings = _weaken_recovered(findings, facts)
     result.coverage = coverage(facts)
     result.token_statements = result.coverage["recovered_statements"]

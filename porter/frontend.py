@@ -649,9 +649,20 @@ class _Extractor:
         diags = self._diagnostics()
         self.errors = [d for d in diags if d.severity in ("error", "fatal") and d.loc.line > 1 or
                        d.severity == "error"]
+        decls: list[ci.Cursor] = []
         for c in items:
             if self._in_main(c):
-                self._top_decl(c)
+                self._top_level(c, decls)
+        left_out = self._surplus_instances(decls)
+        for i, c in enumerate(decls):
+            if i in left_out:
+                continue
+            if _kind(c) in _FUNCTIONS:
+                self._function(c)
+            else:
+                node = self.convert(c)
+                if node is not None:
+                    self.globals.append(node)
         return FileFacts(path=self.path, target=self.target, functions=tuple(self.functions),
                          shared=tuple(self.shared), shared_accesses=tuple(self.accesses),
                          literals=tuple(self.literals), macros=tuple(self.macros.values()),
@@ -676,17 +687,47 @@ class _Extractor:
         loc = Loc(c.location.file.name if c.location.file else self.path, c.location.line, c.location.column)
         self.macros[name] = MacroDef(name, params, " ".join(body), value, loc)
 
-    def _top_decl(self, c: ci.Cursor) -> None:
+    def _top_level(self, c: ci.Cursor, out: list[ci.Cursor]) -> None:
+        """Functions and file-scope variables, in file order, looking into namespaces and classes."""
         kind = _kind(c)
-        if kind in _FUNCTIONS:
-            self._function(c)
+        if kind in _FUNCTIONS or kind == "VAR_DECL":
+            out.append(c)
         elif kind in _CONTAINERS:
             for ch in _children(c):
-                self._top_decl(ch)
-        elif kind == "VAR_DECL":
-            node = self.convert(c)
-            if node is not None:
-                self.globals.append(node)
+                self._top_level(ch, out)
+
+    def _surplus_instances(self, decls: list[ci.Cursor]) -> set[int]:
+        """Positions in `decls` of kernel instantiations left out: a kernel template is analyzed in at most
+        MAX_KERNEL_INSTANCES instantiations (dispatch switches multiply them: five BOOL_SWITCHes over three widths
+        make 96 copies of one 250-line kernel, ~0.1 s each). The ones kept cover every value of every template
+        argument, and every component of a type argument (`Traits<128, 4, float>`), before any value repeats;
+        the rest are said in a Skipped note. Host and device-function instantiations are all kept: the first
+        launch the kernels (their blocks), the second are what kernels call."""
+        groups: dict[int, list[tuple[int, tuple[tuple[str, str], ...]]]] = {}
+        patterns: dict[int, ci.Cursor] = {}
+        for i, c in enumerate(decls):
+            if _kind(c) != "FUNCTION_DECL":
+                continue
+            args = self._template_args(c)
+            if not args:
+                continue
+            pattern = _LIB.clang_getSpecializedCursorTemplate(c)
+            if pattern is None:
+                continue
+            groups.setdefault(pattern.hash, []).append((i, args))
+            patterns[pattern.hash] = pattern
+        out: set[int] = set()
+        for key, members in groups.items():
+            if len(members) <= MAX_KERNEL_INSTANCES or \
+                    not any(_kind(ch) == "CUDAGLOBAL_ATTR" for ch in _children(patterns[key])):
+                continue
+            kept = _covering(members, MAX_KERNEL_INSTANCES)
+            out.update(i for i, _ in members if i not in kept)
+            pattern = patterns[key]
+            self.skipped.append(Skipped(_spelling(pattern), (
+                f"{len(kept)} of its {len(members)} instantiations analyzed (chosen to cover every template argument "
+                f"value); the other {len(members) - len(kept)} were not"), self.loc(pattern, with_end=False)))
+        return out
 
     def _function(self, c: ci.Cursor) -> None:
         """Extract one function; a porter bug on it costs that function (a Skipped note), not the file."""
@@ -971,7 +1012,7 @@ class _Extractor:
         if config is not None:
             cfg = tuple(k for k in (self.convert(a) for a in config.get_arguments()) if k is not None)
             node = Node("launch", op=name, type="void", loc=loc, children=cfg + args)
-            self._launch(c, children, cfg, args, loc)
+            self._launch(c, name, children, cfg, args, loc)
             return node
         base = None
         if children and _kind(children[0]) == "MEMBER_REF_EXPR":
@@ -979,6 +1020,11 @@ class _Extractor:
             base = self.convert(inner[0]) if inner else None
         # which function (which template instantiation) is called, for user functions only
         ref = _referenced(c) if name and not name.startswith("__") and name not in CROSS_LANE_CALLS else None
+        if ref is None and children and not _spelling(c) and name not in CROSS_LANE_CALLS:
+            # a call through a function passed as a template argument (`template <fn_ptr F> ... F(x)`): in the
+            # instantiation the callee is the substituted function
+            ref = _function_target(children[0])
+            name = _spelling(ref) if ref is not None else name
         rid = self._id(ref) if ref is not None and ref.location.file is not None else ""
         if base is not None:
             node = Node("mcall", op=name, type=_type_spelling(c), ref=rid, loc=loc, children=(base,) + args)
@@ -992,10 +1038,18 @@ class _Extractor:
                 self.project_cross_lane.append(loc)   # the project's own wrapper, not HIP's intrinsic
         return node
 
-    def _launch(self, c: ci.Cursor, children: list[ci.Cursor], cfg: tuple[Node, ...], args: tuple[Node, ...],
-                loc: Loc) -> None:
+    def _launch(self, c: ci.Cursor, name: str, children: list[ci.Cursor], cfg: tuple[Node, ...],
+                args: tuple[Node, ...], loc: Loc) -> None:
+        """Record a launch. `name` is the callee as written (in a template pattern the kernel can be dependent and
+        unresolved, `k<T><<<...>>>`); a launch through a local function pointer (`auto kernel = &k<Traits, B>;
+        kernel<<<...>>>`, the dispatch-lambda idiom) names the kernel instantiation the pointer is set to."""
         callee = children[0] if children else None
         ref = _referenced(c)
+        if ref is not None and _kind(ref) == "VAR_DECL":
+            init = _LIB.clang_Cursor_getVarDeclInitializer(ref)
+            target = _function_target(init) if init is not None else None
+            if target is not None:
+                ref, name = target, _spelling(target)
         targs: tuple[str, ...] = ()
         if callee is not None:
             lits = [self.convert(ch) for ch in callee.walk_preorder() if _kind(ch) in ("INTEGER_LITERAL", "TYPE_REF")]
@@ -1003,7 +1057,7 @@ class _Extractor:
         if ref is not None and self._template_args(ref):
             targs = tuple(v for _, v in self._template_args(ref))
         block = cfg[1] if len(cfg) > 1 else None
-        self.launches.append(Launch(caller=self.current_fn, kernel=_spelling(c),
+        self.launches.append(Launch(caller=self.current_fn, kernel=name,
                                     kernel_usr=self._id(ref) if ref is not None else "", template_args=targs,
                                     grid=cfg[0] if cfg else None, block=block, block_dims=_dims(block),
                                     shared_bytes=cfg[2] if len(cfg) > 2 and cfg[2].kind != "default" else None,
@@ -1273,6 +1327,58 @@ def _tok(c: ci.Cursor) -> str:
     except Exception:
         return ""
     return toks[0].spelling if toks else ""
+
+
+MAX_KERNEL_INSTANCES = 8   # per kernel template and file; not a hardware number
+
+
+def _covering(members: list[tuple[int, tuple[tuple[str, str], ...]]], k: int) -> set[int]:
+    """Greedily pick k members whose template arguments together show as many distinct (position, value)
+    pairs as possible, type arguments also by their own arguments; ties go to the earlier one."""
+    features = [{(p, part) for p, (_, v) in enumerate(args) for part in (v, *_type_arguments(v))}
+                for _, args in members]
+    covered: set[tuple[int, str]] = set()
+    left = list(range(len(members)))
+    chosen: set[int] = set()
+    while left and len(chosen) < k:
+        best = max(left, key=lambda j: (len(features[j] - covered), -j))
+        left.remove(best)
+        chosen.add(members[best][0])
+        covered |= features[best]
+    return chosen
+
+
+def _type_arguments(spelling: str) -> list[str]:
+    """`Traits<128, 4, Foo<a, b>>` -> ['0:128', '1:4', '2:Foo<a, b>']; [] for a spelling without arguments."""
+    start = spelling.find("<")
+    if start < 0 or not spelling.endswith(">"):
+        return []
+    parts, depth, cur = [], 0, []
+    for ch in spelling[start + 1:-1]:
+        if ch == "," and depth == 0:
+            parts.append("".join(cur).strip())
+            cur = []
+            continue
+        depth += {"<": 1, ">": -1}.get(ch, 0)
+        cur.append(ch)
+    parts.append("".join(cur).strip())
+    return [f"{i}:{p}" for i, p in enumerate(parts)]
+
+
+def _function_target(c: ci.Cursor, depth: int = 0) -> ci.Cursor | None:
+    """The function an expression denotes (`f`, `&f`, `&k<T, 4>`, a substituted function template argument),
+    following only implicit casts, parentheses and `&`; None for anything computed."""
+    kind = _kind(c)
+    if kind == "DECL_REF_EXPR":
+        ref = _referenced(c)
+        if ref is not None and _kind(ref) in ("FUNCTION_DECL", "CXX_METHOD"):
+            return ref
+    if depth > 4 or kind not in ("DECL_REF_EXPR", "UNEXPOSED_EXPR", "PAREN_EXPR", "UNARY_OPERATOR"):
+        return None
+    if kind == "UNARY_OPERATOR" and _LIB.clang_getCursorUnaryOperatorKind(c) != 5:  # 5: & (address of)
+        return None
+    kids = [k for k in _children(c) if _kind(k) not in _SKIP]
+    return _function_target(kids[0], depth + 1) if len(kids) == 1 else None
 
 
 def _parse_int(text: str) -> int | None:

@@ -101,23 +101,39 @@ def select_rules(select: Iterable[str] = (), ignore: Iterable[str] = (), explain
 
 
 def run_rules(facts: FileFacts, target: Target, rules: Iterable[Rule],
-              overrides: dict[str, Any] | None = None) -> list[Finding]:
-    """`overrides` replace rule params of the same name (command-line options such as default_block)."""
+              overrides: dict[str, Any] | None = None, notes: list[str] | None = None) -> list[Finding]:
+    """`overrides` replace rule params of the same name (command-line options such as default_block). With
+    `notes`, a rule whose matcher fails (a porter bug) costs that rule only: its findings in this file are
+    dropped and a note naming the rule is appended; without it the exception propagates."""
     findings: dict[tuple, Finding] = {}
     for rule in rules:
         if not rule.applies(target):
             continue
         params = {**rule.params, **{k: v for k, v in (overrides or {}).items() if k in rule.params}}
-        for m in rule.matcher_fn()(facts, target, params):
-            try:
-                message = rule.message.format(**m.args)
-            except (KeyError, IndexError) as exc:
-                raise RuleError(f"{rule.path}: message needs {exc} which matcher {rule.matcher} did not give") from exc
-            fix = m.suggestion or rule.fix.splitlines()[0]
-            f = Finding(rule_id=rule.id, category=rule.category, severity=m.severity or rule.severity,
-                        confidence=m.confidence or rule.confidence, path=facts.path, line=m.loc.line,
-                        col=m.loc.col, end_line=m.loc.end_line or m.loc.line, end_col=m.loc.end_col or m.loc.col,
-                        message=message, fix=fix, edits=m.edits)
+        try:
+            found = _rule_findings(facts, target, rule, params)
+        except Exception as exc:  # noqa: BLE001 - contained to this rule, reported as a note
+            if notes is None:
+                raise
+            notes.append(f"{facts.path}: {rule.id} not checked: porter's matcher {rule.matcher} failed "
+                         f"({type(exc).__name__}: {str(exc)[:120]}); please report it")
+            continue
+        for f in found:
             # template patterns and their instantiations report the same place once
             findings.setdefault((rule.id, f.line, f.col), f)
     return sorted(findings.values(), key=Finding.sort_key)
+
+
+def _rule_findings(facts: FileFacts, target: Target, rule: Rule, params: dict[str, Any]) -> list[Finding]:
+    out = []
+    for m in rule.matcher_fn()(facts, target, params):
+        try:
+            message = rule.message.format(**m.args)
+        except (KeyError, IndexError) as exc:
+            raise RuleError(f"{rule.path}: message needs {exc} which matcher {rule.matcher} did not give") from exc
+        fix = m.suggestion or rule.fix.splitlines()[0]
+        out.append(Finding(rule_id=rule.id, category=rule.category, severity=m.severity or rule.severity,
+                           confidence=m.confidence or rule.confidence, path=facts.path, line=m.loc.line,
+                           col=m.loc.col, end_line=m.loc.end_line or m.loc.line, end_col=m.loc.end_col or m.loc.col,
+                           message=message, fix=fix, edits=m.edits))
+    return out

@@ -599,6 +599,9 @@ class AccessWalker:
                 return f"{_DIM_SYMBOL[base.op]}.{node.op}"
             if base.kind == "ref" and base.op in _UNIFORM_DIMS:
                 return f"u:{base.op}.{node.op}"
+            root = self._kernel_argument(base)
+            if root:
+                return f"u:{root}.{node.op}"  # `params.seqlen`: a field of a kernel argument, one value per launch
             raise Undetermined(f"value of member '{node.op}'", node)
         if k == "ref":
             return self._ref(node, depth)
@@ -629,6 +632,20 @@ class AccessWalker:
         if k == "index":
             raise Undetermined("an index loaded from memory", node)
         raise Undetermined(f"a '{k}' expression", node)
+
+    def _kernel_argument(self, node: Node) -> str:
+        """The spelled path (`params`, `params.shape`) when `node` is a kernel parameter, or a field of one, that the
+        kernel never assigns; "" otherwise."""
+        fn = self.view.fn
+        if fn.kind != "kernel":
+            return ""
+        if node.kind == "member" and node.children:
+            root = self._kernel_argument(strip(node.children[0]))
+            return f"{root}.{node.op}" if root else ""
+        if node.kind == "ref" and any(p.name == node.op for p in fn.params) and node.ref not in self.view.decls \
+                and node.ref not in self.mutations and not self.view.defs.get(node.ref):
+            return node.op
+        return ""
 
     def _ref(self, node: Node, depth: int) -> Expr:
         ref = node.ref
@@ -855,12 +872,16 @@ class AccessWalker:
         child = node
         for anc in self.view.ancestors(node):
             if anc.kind in ("if", "cond") and len(anc.children) >= 2 and anc.children[0] is not child:
-                try:
-                    c = self.expr(anc.children[0])
-                except Undetermined:
-                    c = None
-                if c is not None and not any(s.startswith("u:") for s in symbols(c)):
-                    conds.append(c if anc.children[1] is child else ("!", c))
+                taken = anc.children[1] is child
+                # on the taken side of `a && b` every conjunct holds: the known ones narrow the active lanes
+                # (unknown ones are left out, which keeps lanes that may be inactive, never the reverse)
+                for part in _conjuncts(anc.children[0]) if taken else (anc.children[0],):
+                    try:
+                        c = self.expr(part)
+                    except Undetermined:
+                        continue
+                    if not any(s.startswith("u:") for s in symbols(c)):
+                        conds.append(c if taken else ("!", c))
             child = anc
         if not conds:
             return None
@@ -880,6 +901,13 @@ def _peel(node: Node) -> Node:
     while node.kind == "cast" and node.op == "implicit" and node.children:
         node = node.children[0]
     return node
+
+
+def _conjuncts(node: Node) -> list[Node]:
+    node = strip(node)
+    if node.kind == "binop" and node.op == "&&" and len(node.children) == 2:
+        return _conjuncts(node.children[0]) + _conjuncts(node.children[1])
+    return [node]
 
 
 def _is_integer(t: str) -> bool:
@@ -1026,7 +1054,8 @@ def function_blocks(facts: FileFacts, fn: Function, default: Sequence[int]) -> l
     callees: dict[str, set[str]] = {}
     for f in facts.functions:
         if f.body is not None:
-            callees[f.usr] = {n.ref for n in f.body.walk() if n.kind in ("call", "mcall") and n.ref}
+            # instantiations over function arguments share one usr (libclang cannot spell such arguments)
+            callees.setdefault(f.usr, set()).update(n.ref for n in f.body.walk() if n.kind in ("call", "mcall") and n.ref)
     out: dict[tuple[int, int, int], BlockGuess] = {}
     instantiated = _instantiated(facts)
     for k in (f for f in facts.functions if f.kind == "kernel" and not _shadowed(f, instantiated)):

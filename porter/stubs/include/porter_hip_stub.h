@@ -247,6 +247,16 @@ template <class F> hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int*,
 template <class F> hipError_t hipOccupancyMaxPotentialBlockSize(int*, int*, F, size_t = 0, int = 0);
 template <class T> hipError_t hipMemcpyToSymbol(const T& symbol, const void* src, size_t size, size_t offset = 0,
                                                 hipMemcpyKind kind = hipMemcpyHostToDevice);
+// The CUDA spellings of the runtime's types, for sources that are hipified only at build time (PyTorch
+// extensions: torch's hipify rewrites them while building for ROCm). An unknown `cudaStream_t` in a host
+// template's parameters makes clang drop the template with every explicit instantiation of it, and with them
+// the kernel instantiations they launch. Projects that #define these names to the HIP ones still work.
+typedef hipStream_t cudaStream_t;
+typedef hipEvent_t cudaEvent_t;
+typedef hipError_t cudaError_t;
+constexpr hipError_t cudaSuccess = hipSuccess;
+hipError_t cudaGetLastError();
+const char* cudaGetErrorString(hipError_t);
 // Keeps `<<<grid, block, shmem, stream>>>` launches in the AST.
 extern "C" int __hipPushCallConfiguration(dim3 grid, dim3 block, size_t shmem = 0, hipStream_t stream = 0);
 extern "C" hipError_t hipConfigureCall(dim3 grid, dim3 block, size_t shmem = 0, hipStream_t stream = 0);
