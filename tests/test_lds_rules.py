@@ -12,7 +12,8 @@ from click.testing import CliRunner
 from porter.analysis import Request, analyze_one
 from porter.analyze_cli import analyze
 from porter.findings import Finding
-from porter.frontend_config import make_config
+from porter.frontend import analyze_file
+from porter.frontend_config import ParseConfig, make_config
 from porter.ruleset import rule_by_id, select_rules
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -225,3 +226,44 @@ def test_rule_docs_name_the_model_and_counters() -> None:
         assert "3.125" in rule.why
         assert any("Composable Kernel" in r for r in rule.references)
     assert "{0-3,20-23}" in rule_by_id("LDS-001").why and "inferred" in rule_by_id("LDS-001").why
+
+
+# ------------------------------------------------------------- kernels reached through explicit instantiations
+
+def test_kernels_reached_only_through_explicitly_instantiated_host_templates() -> None:
+    path = SAMPLES / "dispatch.hip"
+    findings = run(path)
+    column = at(findings, "LDS-001", line_of(path, "acc += tile[col * K::kPer + i][row];"))
+    # the element type, padded row and block come from rows_cuda<float> -> rows_launch<128, 2, 1, float> ->
+    # the BOOL_SWITCH lambda's `auto padded = &paddedRows<K, kScale>; padded<<<..., K::kNThreads>>>`
+    assert "paddedRows<K = RowTraits<128, 2, 1, float>, kScale = true>" in column.message
+    assert "4-way" in column.message and "ds_read_b32" in column.message
+    assert f"block 128x1x1 from the launch at line {line_of(path, 'padded<<<')}" in column.message
+    assert column.confidence == "high"
+    # rows r and r + 2 are both active only when kWidth - 1 > 2: the kWidth = 4 instantiation is the one
+    vector = at(findings, "LDS-002", line_of(path, "[K::kNThreads + tid] = reinterpret_cast<uint4*>(tile[r])[c];"))
+    assert "RowTraits<128, 4, 1, float>" in vector.message and "ds_read_b128" in vector.message
+    assert "lanes 0, 22" in vector.message
+    plain = range(line_of(path, "void plainRows("), line_of(path, "void rows_launch("))
+    assert not [f for f in findings if f.line in plain], "the unpadded kernel is conflict-free"
+
+
+def test_explicit_instantiations_and_pointer_launches_in_the_facts() -> None:
+    facts = analyze_file(SAMPLES / "dispatch.hip", ParseConfig())
+    names = {f.name for f in facts.functions if f.template_args}
+    assert {"rows_cuda", "rows_launch", "paddedRows", "plainRows"} <= names   # cudaStream_t parsed
+    kernels = {f.usr for f in facts.functions if f.kind == "kernel" and f.template_args}
+    pointer_launches = [ln for ln in facts.launches if ln.kernel in ("paddedRows", "plainRows")]
+    assert len(pointer_launches) == 16   # 4 rows_launch instantiations x 2 BOOL_SWITCH sides x 2 launches
+    assert all(ln.kernel_usr in kernels and ln.block_dims == (128, 1, 1) for ln in pointer_launches)
+
+
+def test_device_function_passed_as_a_template_argument_runs_with_the_launch_block() -> None:
+    path = SAMPLES / "dispatch.hip"
+    hit = at(run(path), "LDS-001", line_of(path, "acc += rows_s[u + 8 * threadIdx.y][threadIdx.x];"))
+    assert "block 16x16x1 from the launch at line" in hit.message
+    assert "for 'stridedRows' called from 'tileKernel'" in hit.message
+    facts = analyze_file(path, ParseConfig())
+    calls = {n.op for f in facts.functions if f.name == "tileKernel" and f.template_args and f.body
+             for n in f.body.walk() if n.kind == "call" and n.ref}
+    assert {"stridedRows", "packedRows"} <= calls

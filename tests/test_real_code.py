@@ -176,3 +176,50 @@ def test_token_reading_of_deep_nesting_stops_instead_of_overflowing() -> None:
                 "{" * 3000 + "}" * 3000):
         toks = [Tok(t, 1, i + 1) for i, t in enumerate(re.findall(r"[A-Za-z_]\w*|\d+|\S", src))]
         assert Reader(toks, "deep.cu").statements()   # read as far as the depth limit, under the default stack
+
+
+MANY_INSTANCES = """#include <hip/hip_runtime.h>
+template <int W, bool A, bool B>
+__global__ void conv(float* o) {
+  __shared__ float s[64][33];
+  s[threadIdx.x % 64][W] = o[threadIdx.x];
+  __syncthreads();
+  o[threadIdx.x] = A ? s[threadIdx.x % 64][0] : B ? 1.f : 0.f;
+}
+template <int W, bool A, bool B>
+void launch(float* o) { conv<W, A, B><<<1, 64>>>(o); }
+"""
+
+
+def test_a_kernel_template_is_analyzed_in_a_bounded_covering_set_of_instantiations(tmp_path: Path) -> None:
+    from porter import frontend
+
+    combos = [(w, a, b) for w in (2, 3, 4) for a in ("true", "false") for b in ("true", "false")]
+    text = MANY_INSTANCES + "".join(f"template void launch<{w}, {a}, {b}>(float*);\n" for w, a, b in combos)
+    path = _write(tmp_path, "switches.cu", text)
+    facts = analyze_file(path, ParseConfig())
+    kernels = [f for f in facts.functions if f.name == "conv" and f.template_args]
+    hosts = [f for f in facts.functions if f.name == "launch" and f.template_args]
+    assert len(kernels) == frontend.MAX_KERNEL_INSTANCES < len(combos) and len(hosts) == len(combos)
+    for position, values in enumerate((("2", "3", "4"), ("true", "false"), ("true", "false"))):
+        assert {f.template_args[position][1] for f in kernels} == set(values)   # every value of every argument
+    assert [(s.function, s.reason.split(";")[0]) for s in facts.skipped] == \
+        [("conv", f"8 of its {len(combos)} instantiations analyzed (chosen to cover every template argument value)")]
+    result = _analyze(path)
+    assert any("conv: 8 of its 12 instantiations analyzed" in n for n in result.notes)
+
+
+def test_a_crash_in_one_matcher_costs_that_rule_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    from porter.matchers import lds
+
+    def broken(facts, target, params):  # type: ignore[no-untyped-def]
+        yield from ()
+        raise RuntimeError("simulated matcher bug")
+
+    monkeypatch.setattr(lds, "bank_conflict", broken)
+    result = _analyze(ROOT / "samples" / "lds" / "dispatch.hip")
+    assert not result.error
+    assert any("LDS-001 not checked: porter's matcher lds:bank_conflict failed (RuntimeError: simulated matcher "
+               "bug)" in n for n in result.notes), result.notes
+    rules = {f.rule_id for f in result.findings}
+    assert "LDS-001" not in rules and "LDS-002" in rules   # the other rules of the file still report
