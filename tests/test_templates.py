@@ -228,3 +228,18 @@ def test_resident_rows_compile_for_gfx942_without_spills(family: str,
     k = comp["kernel"]
     assert k["name"].startswith("resident_kernel") and k["vgpr_spills"] == 0 and k["sgpr_spills"] == 0
     assert k["instructions"]["scratch"] == 0
+
+
+@pytest.mark.parametrize("params", [{"flat": True, "bias": False, "scale": True, "dtype": "float32"},
+                                    {"flat": False, "bias": True, "dtype": "float16"}])
+def test_elementwise_timing_counts_the_bytes_its_cases_move(params: dict,
+                                                            tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The bandwidth of `--bench`/verify is work(shape) over the time of one call on make_case(shape): a flat
+    module ignores M, so its timed shape and its byte count are over N alone (was M x N, a 8192x overcount)."""
+    mod = generated(tmp_path_factory, "elementwise", **params)
+    case = mod.make_case(mod.BENCH_SHAPE, 0, "cpu")
+    moved = case["x"].numel() * case["x"].element_size() * 2
+    if not params["flat"]:
+        assert mod.BENCH_SHAPE["M"] > 1
+    assert mod.work(mod.BENCH_SHAPE)[1] == moved
+    assert moved >= 2 * 64 * 2 ** 20, "the timed case must be large enough to measure bandwidth"
