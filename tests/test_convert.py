@@ -224,8 +224,29 @@ __global__ void copy_scale(const float* x, float* y, int M, int N, float s) {
 """
 
 
+# ggml's shapes (written here): a run-time slope passed to a helper is no scale; a product of two inputs is no bias
+RUNTIME_LEAKY = """#include "hip/hip_runtime.h"
+__device__ float leaky(float x, float slope) { return fmaxf(x, 0.0f) + fminf(x, 0.0f) * slope; }
+__global__ void leaky_k(const float* x, float* y, int n, float slope) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = leaky(x[i], slope);
+}
+void launch(const float* x, float* y, int n, float slope) { leaky_k<<<(n + 255) / 256, 256>>>(x, y, n, slope); }
+"""
+SILU_BACK = """#include "hip/hip_runtime.h"
+__device__ float silu_grad(float g, float x) { float s = 1.0f / (1.0f + expf(-x)); return g * s * (1.0f + x * (1.0f - s)); }
+__global__ void silu_back(const float* grad, const float* x, float* dx, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) dx[i] = silu_grad(grad[i], x[i]);
+}
+void launch(const float* g, const float* x, float* dx, int n) { silu_back<<<(n + 255) / 256, 256>>>(g, x, dx, n); }
+"""
+
+
 @pytest.mark.parametrize("source, reason", [
     (LEAKY, "not converted"),                                   # the 0.01 slope is no template's
+    (RUNTIME_LEAKY, "not converted"),                           # was relu(x * slope)
+    (SILU_BACK, "'x' (const float*) is a tensor the template does not read"),   # was silu(grad + x)
     (NO_LAUNCH, "does not launch the kernel"),                  # no grid to run the original with
 ])
 def test_kernels_that_would_change_meaning_are_refused(source: str, reason: str, tmp_path: Path) -> None:

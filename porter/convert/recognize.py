@@ -76,6 +76,7 @@ class Features:
     # (comparison normalized as load OP threshold, loaded root, float parameter) of each element counted:
     # `c += x[i] > t ? 1 : 0`, `c += (x[i] > t)`, `if (x[i] > t) ++c;`
     counted: list[tuple[str, str, str]] = field(default_factory=list)
+    callees: set[str] = field(default_factory=set)      # the file's device functions the kernel calls
 
 
 def _address(view: FunctionView, node: Node, params: set[str], depth: int = 0) -> tuple[str, list[Node]]:
@@ -151,6 +152,7 @@ def features(fv: FileView, kernel: FunctionView) -> Features:
         elif re.search(r"\b(int|long|size_t|unsigned|int64_t|int32_t)\b", p.type):
             f.ints.append(p.name)
     views = [kernel, *fv.callees(kernel)]
+    f.callees = {v.fn.name for v in views[1:]}
     for view in views:
         # a device helper's own pointer parameters are roots too (dot(q, k) reads two operands)
         names = set(f.pointers) | {p.name for p in view.fn.params if "*" in p.type}
@@ -469,12 +471,17 @@ def _candidates(f: Features, facts: FileFacts) -> list[Candidate]:
         ew_params["flat"], sizes = True, row_map[3:]
     foreign = _foreign_constants(f, act)
     unknown_select = bool(f.conds) and act != "relu"
+    # math the template does not compose (fminf in a leaky ReLU, logf, powf): its result would differ
+    other_math = sorted(f.calls & OTHER_MATH)
+    if bias and not _added_to(f, outputs, bias[0], row_map[0][1]):
+        bias = []      # a second input that is not added to x (grad * silu'(x)) has no template argument
     cand("elementwise", {"one output element per thread from inputs at the same position": bool(outputs) and
                          not swapped and bool(inputs)},
          {"a reduction": bool(f.shuffles or f.accumulations or f.macs or f.shared_reduce),
           "square roots": has_rsqrt,
           f"constants the template does not have ({', '.join(map(str, foreign))})": bool(foreign),
-          "a conditional value (c ? a : b) other than ReLU": unknown_select},
+          "a conditional value (c ? a : b) other than ReLU": unknown_select,
+          f"functions the template does not have ({', '.join(other_math)})": bool(other_math)},
          {"dtype": dtype, "bias": bool(bias), "activation": act, **ew_params},
          [("x", row_map[0][1])] + _positional(("bias",), bias) + [("y", row_map[1][1])] + sizes + ew_map)
     return out
@@ -572,13 +579,41 @@ def _elementwise(f: Features, outputs: list[str]) -> tuple[dict[str, object], li
             if child.kind == "ref" and child.op in f.floats:     # `... + bias` with a run-time scalar bias
                 params["shift"], shift, value = True, [("shift", child.op)], strip(value.children[1 - i])
                 break
-    scales = [n.op for n in value.walk() if n.kind == "ref" and n.op in f.floats]
+    passed = _call_args(value)
+    scales = [n.op for n in value.walk() if n.kind == "ref" and n.op in f.floats and n.op not in passed]
     if len(set(scales)) != 1:
         return {**params, "scale": False}, shift
     outside = value.kind == "binop" and value.op == "*" and any(
         strip(c).kind == "ref" and strip(c).op == scales[0] for c in value.children)
     return {**params, "scale": True, "order": "bias_act_scale" if outside else "scale_bias_act"}, \
         [("scale", scales[0])] + shift
+
+
+# math that changes a value in a way no elementwise activation composes (a leaky ReLU's fminf, a clamp, a log)
+OTHER_MATH = {"fminf", "fmin", "min", "__hmin", "fabsf", "fabs", "abs", "logf", "log", "__logf", "log2f", "log1pf",
+              "powf", "pow", "__powf", "sinf", "cosf", "__sinf", "__cosf", "floorf", "ceilf", "roundf", "truncf",
+              "rintf", "copysignf", "erfcf", "expm1f", "__saturatef", "fmodf", "sigmoid"}
+
+
+def _added_to(f: Features, outputs: list[str], bias: str, x: str) -> bool:
+    """The stored value adds a second operand to (an expression of) `x`, as the template's bias does (the bias
+    may reach it through shared memory); `grad * f(x)` or `f(grad, x)` has no `+` of that shape."""
+    for _, value in f.stores.get(outputs[0], []) if len(outputs) == 1 else []:
+        for n in value.walk():
+            if n.kind == "binop" and n.op == "+" and len(n.children) == 2:
+                for i, side in enumerate(n.children):
+                    other = n.children[1 - i]
+                    if _roots_in(side, [x]) and not _roots_in(other, [x]) and any(
+                            m.kind in ("index", "ref") and m.op not in f.floats for m in other.walk()) and (
+                            _roots_in(other, [bias]) or not _roots_in(side, [bias])):
+                        return True
+    return False
+
+
+def _call_args(value: Node) -> set[str]:
+    """Names passed directly as an argument of a call (`op_leaky_relu(x, slope)`): parameters of that function,
+    not factors of the value."""
+    return {strip(c).op for n in value.walk() if n.kind == "call" for c in n.children if strip(c).kind == "ref"}
 
 
 def row_map_values(arg_map: Iterable[tuple[str, str]]) -> set[str]:

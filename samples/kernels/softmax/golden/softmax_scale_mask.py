@@ -23,8 +23,8 @@ import tilelang.language as T
 # The target this module was rendered for; configs are per target (a tile that suits one does not suit
 # the other), and the one used at run time follows the GPU present.
 TARGET = 'gfx942'
-CONFIG_NAMES = {'gfx942': 'softmax_f32_1x1024_t256', 'sm_90a': 'softmax_f32_1x1024_t256'}
-CONFIGS = {'gfx942': {'block_M': 1, 'block_N': 1024, 'threads': 256}, 'sm_90a': {'block_M': 1, 'block_N': 1024, 'threads': 256}}
+CONFIG_NAMES = {'gfx1100': 'softmax_f32_1x1024_t256', 'gfx942': 'softmax_f32_1x1024_t256', 'sm_90a': 'softmax_f32_1x1024_t256'}
+CONFIGS = {'gfx1100': {'block_M': 1, 'block_N': 1024, 'threads': 256}, 'gfx942': {'block_M': 1, 'block_N': 1024, 'threads': 256}, 'sm_90a': {'block_M': 1, 'block_N': 1024, 'threads': 256}}
 
 # The original kernel and how it is launched on this module's cases (make_case), for `porter verify`, which runs
 # the original as written and compares its outputs with this module's: each parameter in declaration order bound
@@ -52,10 +52,16 @@ ORIGINAL = {
 TOLERANCES = {"float16": [1e-2, 1e-2, 1e-2], "bfloat16": [3e-2, 3e-2, 2e-2], "float32": [1e-4, 1e-4, 1e-5]}
 
 
+# AMD GPU (gcnArchName) -> the key of its tile configs in CONFIGS (porter/targets/*.toml `configs`)
+ARCH_CONFIGS = {'gfx1100': 'gfx1100', 'gfx942': 'gfx942', 'gfx950': 'gfx942'}
+
+
 def current_target() -> str:
-    """gfx942 on a ROCm build of torch, sm_90a on a CUDA one, the rendered target otherwise."""
-    if torch.version.hip is not None:
-        return "gfx942"
+    """The config key of the AMD GPU present on a ROCm build of torch, sm_90a on a CUDA one, the rendered target
+    otherwise (also on an AMD GPU porter has no target for)."""
+    if torch.version.hip is not None and torch.cuda.is_available():
+        arch = getattr(torch.cuda.get_device_properties(0), "gcnArchName", "").split(":")[0]
+        return ARCH_CONFIGS.get(arch, TARGET)
     if torch.version.cuda is not None and torch.cuda.is_available():
         return "sm_90a"
     return TARGET
@@ -204,10 +210,7 @@ def work(shape: dict) -> tuple[float, float]:
 # ----------------------------------------------------------------------------------------------------
 # Lowering without a GPU (what porter's tests and `porter verify` use)
 
-_TVM_TARGETS = {
-    "gfx942": {"kind": "hip", "mcpu": "gfx942"},
-    "sm_90a": {"kind": "cuda", "arch": "sm_90a"},
-}
+_TVM_TARGETS = {'gfx1100': {'kind': 'hip', 'mcpu': 'gfx1100'}, 'gfx942': {'kind': 'hip', 'mcpu': 'gfx942'}, 'sm_90a': {'kind': 'cuda', 'arch': 'sm_90a'}}
 
 
 def lower(target: str = TARGET, shape: dict | None = None, config: dict | None = None):
