@@ -3,6 +3,7 @@
     python corpus/score.py [--json] [-j N] [--cache DIR] [--mirrors DIR] [--store DIR]
     python corpus/score.py --trees [--json] [-j N]       crashes and time per file over whole trees
     python corpus/score.py --snapshot ID [--snapshot ID]  only some snapshots
+    python corpus/score.py --set heldout                 only the held-out labels (or --set tuning)
 
 Scoring (see corpus/README.md): porter's analysis (this checkout's code, every confidence, LDS-000 notes left out)
 runs on each labelled file with its snapshot's flags. A finding counts for the category of its rule id (W64-* =
@@ -11,6 +12,8 @@ labelled regions. Findings are counted per site (file, line, category): a site o
 that category (its line or also_lines) is a true positive, any other site is a false positive. A hazard label
 that no finding of its category touches is a miss. Per rule: precision over the sites that rule reported,
 recall over the hazard labels that name the rule (found by that rule).
+Label sets: files marked set = "heldout" were labelled blind and are never tuned against; by default the tuning set
+is scored first (the numbers the rules were developed on) and the held-out set in a block of its own.
 Without the mirrors (CI) it prints "corpus not available" with the reasons and exits 0."""
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))            # this checkout's porter, not an installed one
-from corpusdata import CATEGORIES, Corpus, LabelledFile, Snapshot, load_corpus, rule_category  # noqa: E402
+from corpusdata import CATEGORIES, SETS, Corpus, LabelledFile, Snapshot, load_corpus, rule_category  # noqa: E402
 from materialize import Materialized, add_location_args, materialize  # noqa: E402
 
 SKIPPED_RULES = ("LDS-000",)     # a note that the mapping is unknown, not a claim of a hazard
@@ -160,18 +163,30 @@ def summary(sc: Score, m: Materialized, corpus: Corpus) -> dict:
         tp, n = sc.rule_sites.get(r, [0, 0])
         found, labels = sc.rule_recall.get(r, [0, 0])
         rules[r] = {"precision": _ratio(tp, n), "sites": n, "recall": _ratio(found, labels), "labels": labels}
+    keys = {lf.key for lf in corpus.files} | {lf.snapshot for lf in corpus.files}
+    unavailable = {k: why for k, why in m.unavailable.items() if k in keys}
     return {"available": True, "files_scored": sc.files, "files_labelled": len(corpus.files),
-            "unavailable": m.unavailable, "categories": cats, "rules": rules, "misses": sc.misses,
+            "unavailable": unavailable, "categories": cats, "rules": rules, "misses": sc.misses,
             "false_positives": sc.fp, "crashed": sc.crashed, "parse_errors": sc.parse_errors,
             "unscored_findings": sc.unscored_findings}
+
+
+def score_sets(corpus: Corpus, m: Materialized, sets: list[str], jobs: int, timeout: float) -> dict[str, dict]:
+    """One summary per label set that has files, in the order given: sets are never scored together."""
+    blocks = {}
+    for name in sets:
+        part = Corpus(snapshots=corpus.snapshots, files=[lf for lf in corpus.files if lf.set == name])
+        if part.files:
+            blocks[name] = summary(run_score(part, m, jobs, timeout), m, part)
+    return blocks
 
 
 def _fmt(x: float | None) -> str:
     return "  -  " if x is None else f"{x:.3f}"
 
 
-def print_table(s: dict) -> None:
-    print(f"porter on the real-world corpus: {s['files_scored']} of {s['files_labelled']} labelled files scored")
+def print_table(s: dict, title: str = "the real-world corpus") -> None:
+    print(f"porter on {title}: {s['files_scored']} of {s['files_labelled']} labelled files scored")
     for key, why in s["unavailable"].items():
         print(f"  unavailable: {key}: {why}")
     print(f"\n{'category':10} {'precision':>9} {'recall':>7} {'TP sites':>8} {'FP sites':>8} {'hazards':>8}"
@@ -245,6 +260,7 @@ def main() -> int:
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--timeout", type=float, default=120.0)
     ap.add_argument("--snapshot", action="append", metavar="ID", help="only these snapshots (repeatable)")
+    ap.add_argument("--set", choices=SETS, help="only this label set (default: each set in its own block)")
     add_location_args(ap)
     args = ap.parse_args()
     corpus = load_corpus()
@@ -261,8 +277,20 @@ def main() -> int:
         t = run_trees(corpus, m, args.jobs, args.timeout)
         print(json.dumps(t, indent=1)) if args.json else print_trees(t)
         return 0
-    s = summary(run_score(corpus, m, args.jobs, args.timeout), m, corpus)
-    print(json.dumps(s, indent=1)) if args.json else print_table(s)
+    blocks = score_sets(corpus, m, [args.set] if args.set else list(SETS), args.jobs, args.timeout)
+    if not blocks:
+        print(f"no labelled file of set '{args.set}' in the chosen snapshots")
+        return 0
+    if args.json:
+        # the tuning set's summary stays at the top level (as before the sets existed); other sets are keys of it
+        first, *rest = blocks
+        print(json.dumps({**blocks[first], **{name: blocks[name] for name in rest}}, indent=1))
+        return 0
+    for i, (name, block) in enumerate(blocks.items()):
+        if i:
+            print("\n" + "=" * 100 + "\n")
+        print_table(block, "the real-world corpus" if name == "tuning" else
+                    f"the {name} set (labelled blind, never tuned against)")
     return 0
 
 

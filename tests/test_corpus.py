@@ -132,3 +132,33 @@ def test_materialize_verifies_file_and_line_hashes(tmp_path):
     (labels / "a.toml").write_text(good.replace(file_hash(text.encode()), "1" * 64))
     m = materialize(load_corpus(tmp_path / "sources.toml", labels), **args)
     assert not m.verified and "sha256 differs" in m.unavailable["s:src/k.cu"]
+
+
+def test_sets_are_scored_separately(tmp_path):
+    """A held-out file's hazard never counts in the tuning block, and each block names only its own files."""
+    from corpusdata import file_hash, line_hash
+    from materialize import materialize
+    import score
+
+    text = "__global__ void k(int* o) {\n  o[threadIdx.x] = __ballot(o[0] > 0) & 0xff;\n}\n"
+    commit = _mirror_with(tmp_path, text)
+    two = SOURCES.format(c=commit) + SOURCES.format(c=commit).replace('id = "s"', 'id = "t"')
+    (tmp_path / "sources.toml").write_text(two)
+    labels = tmp_path / "labels"
+    labels.mkdir()
+    zeros = '"' + "0" * 64 + '"'
+    entry = (GOOD_FILE.format(h="0" * 64).replace(f"sha256 = {zeros}", f'sha256 = "{file_hash(text.encode())}"', 1)
+             .replace("line = 3", "line = 2")
+             .replace(f"text_sha256 = {zeros}", f'text_sha256 = "{line_hash(text.splitlines()[1])}"'))
+    heldout = (entry.replace('snapshot = "s"', 'snapshot = "t"\nset = "heldout"')
+               .replace('kind = "hazard"', 'kind = "ok"'))
+    (labels / "a.toml").write_text(entry + heldout)
+    corpus = load_corpus(tmp_path / "sources.toml", labels)
+    m = materialize(corpus, cache=tmp_path / "cache", mirrors=tmp_path / "mirrors", store=tmp_path / "store")
+    blocks = score.score_sets(corpus, m, ["tuning", "heldout"], 1, 120)
+    assert list(blocks) == ["tuning", "heldout"]
+    assert blocks["tuning"]["files_labelled"] == 1 and blocks["heldout"]["files_labelled"] == 1
+    assert blocks["tuning"]["categories"]["wave64"]["hazards"] == 1
+    assert blocks["heldout"]["categories"]["wave64"]["hazards"] == 0
+    assert blocks["heldout"]["categories"]["wave64"]["ok_labels"] == 1
+    assert score.score_sets(corpus, m, ["heldout"], 1, 120).keys() == {"heldout"}
