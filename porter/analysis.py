@@ -1,4 +1,11 @@
-"""`porter analyze`'s driver: collect the source files, analyze each in a worker process, gather the results."""
+"""`porter analyze` as a library: collect the source files, analyze each in a worker process, gather the results
+into a Report (findings filtered by confidence, changed lines and a baseline, W64 findings confirmed on request).
+
+    report = analyze(["src/"], Options(target="gfx942", select=("W64",)))
+    for f in report.findings: ...
+
+porter.cli.analyze is a thin layer over select_files / run_files / finish_report (the steps of analyze) that adds
+the output formats, baselines written, --fix and exit codes."""
 
 from __future__ import annotations
 
@@ -25,6 +32,7 @@ class Request:
     dump_facts: bool = False
     explain: bool = False                               # also run explain-only rules (LDS-000)
     params: tuple[tuple[str, Any], ...] = ()            # rule param overrides, e.g. (("default_block", (32, 8, 1)),)
+    confirm: bool = False       # keep the Facts of a file with W64 findings: --confirm plans its launches from them
 
 
 @dataclass
@@ -141,7 +149,7 @@ def analyze_one(req: Request) -> FileResult:
                      for i in ignores if i.problem]
     result.sha256 = facts.sha256
     result.parse_errors = errors
-    if req.dump_facts:
+    if req.dump_facts or (req.confirm and any(f.rule_id.startswith("W64") and not f.suppressed for f in findings)):
         result.facts = facts.to_json()
     result.seconds = time.perf_counter() - start
     return result
@@ -202,3 +210,115 @@ def run(requests: list[Request], jobs: int, timeout: float,
             progress(i, len(requests), res.path)
     results.sort(key=lambda r: r.path)
     return results
+
+
+# ------------------------------------------------------------------------------------------ the library call
+
+class AnalysisError(Exception):
+    """A problem that stops the whole analysis (a git ref that does not exist, an unreadable baseline); the CLI
+    reports it as a usage error."""
+
+
+@dataclass(frozen=True)
+class Options:
+    """What to analyze for, as `porter analyze`'s options say it (porter.cli.analyze builds one)."""
+    target: str = "gfx942"
+    exclude: tuple[str, ...] = ()
+    include_dirs: tuple[str, ...] = ()
+    defines: tuple[str, ...] = ()
+    compile_db: str | None = None
+    use_pch: bool = True
+    max_file_size: int = 8 * 1024 * 1024
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    explain: bool = False
+    dump_facts: bool = False                 # keep every file's Facts (FileResult.facts); findings are not filtered
+    min_confidence: str = "low"
+    default_block: tuple[int, int, int] | None = None
+    diff_base: str | None = None             # only files and lines changed since this git ref
+    baseline: str | None = None              # drop findings recorded in this baseline file
+    confirm: bool = False                    # run W64 findings' kernels on the CPU emulator (porter.confirm)
+    jobs: int | None = None
+    timeout: float = 120.0
+
+
+@dataclass
+class Selection:
+    files: list[str]
+    problems: list[str]                      # paths that are missing or hold no sources
+    changed: dict | None = None              # resolved path -> changed lines (None: the whole file), with diff_base
+
+
+@dataclass
+class Report:
+    results: list[FileResult]
+    problems: list[str]
+    config: Any                              # the ParseConfig the files were parsed with (--fix parses again)
+    changed: dict | None = None
+    findings: list[Finding] = field(default_factory=list)
+    absorbed: int = 0                        # findings the baseline held
+
+    @property
+    def errors(self) -> list[str]:
+        return [r.error for r in self.results if r.error]
+
+    @property
+    def notes(self) -> list[str]:
+        return [n for r in self.results for n in r.notes]
+
+
+def select_files(paths: list[str] | tuple[str, ...], options: Options) -> Selection:
+    files, problems = collect(list(paths), tuple(options.exclude))
+    if options.diff_base is None:
+        return Selection(files, problems)
+    from porter.gitdiff import DiffError, changed_lines
+    try:
+        changed = changed_lines(options.diff_base, Path.cwd())
+    except DiffError as exc:
+        raise AnalysisError(str(exc)) from exc
+    return Selection([f for f in files if Path(f).resolve() in changed], problems, changed)
+
+
+def run_files(selection: Selection, options: Options,
+              progress: Callable[[int, int, str], None] | None = None) -> Report:
+    """Parse and check every selected file in worker processes (no findings filtered yet)."""
+    from porter.frontend_config import make_config
+
+    config = make_config(target=options.target, include_dirs=options.include_dirs, defines=options.defines,
+                         compile_db=options.compile_db, use_pch=options.use_pch, max_file_bytes=options.max_file_size)
+    params = (("default_block", options.default_block),) if options.default_block else ()
+    requests = [Request(path=f, config=config, target=options.target, select=options.select, ignore=options.ignore,
+                        dump_facts=options.dump_facts, explain=options.explain, params=params,
+                        confirm=options.confirm) for f in selection.files]
+    results = run(requests, options.jobs or os.cpu_count() or 1, options.timeout, progress)
+    return Report(results, selection.problems, config, selection.changed)
+
+
+def finish_report(report: Report, options: Options) -> Report:
+    """The findings at or above min_confidence, on changed lines, not in the baseline; confirmed on request."""
+    order = ("low", "medium", "high")
+    findings = sorted((f for r in report.results for f in r.findings
+                       if order.index(f.confidence) >= order.index(options.min_confidence)), key=lambda f: f.sort_key())
+    changed = report.changed
+    if changed is not None:
+        findings = [f for f in findings if changed.get(Path(f.path).resolve()) is None
+                    or f.line in changed[Path(f.path).resolve()]]
+    if options.baseline is not None:
+        from porter.baseline import BaselineError, filter_baseline, load_baseline
+        try:
+            findings, report.absorbed = filter_baseline(findings, load_baseline(options.baseline))
+        except BaselineError as exc:
+            raise AnalysisError(str(exc)) from exc
+    if options.confirm:
+        from porter.confirm import confirm
+        findings = confirm(findings, report.results, config=report.config, target=options.target, jobs=options.jobs,
+                           default_block=options.default_block or (256, 1, 1))
+    report.findings = findings
+    return report
+
+
+def analyze(paths: list[str] | tuple[str, ...], options: Options = Options(),
+            progress: Callable[[int, int, str], None] | None = None) -> Report:
+    """`porter analyze PATHS` without the command line: the Report of every file and the findings to show."""
+    report = run_files(select_files(paths, options), options, progress)
+    return report if options.dump_facts else finish_report(report, options)

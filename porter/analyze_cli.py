@@ -107,8 +107,7 @@ def analyze(ctx: click.Context, paths: tuple[str, ...], target: str, exclude: tu
     Exit status: 0 no findings at or above --fail-on, 1 findings, 2 usage or input error, 3 internal error
     (a bug in porter; please report it).
     """
-    from porter.analysis import Request, collect, run
-    from porter.frontend_config import make_config
+    from porter.analysis import AnalysisError, Options, finish_report, run_files, select_files
     from porter.progress import progress_bar
     from porter.ruleset import RuleError, select_rules
 
@@ -124,7 +123,7 @@ def analyze(ctx: click.Context, paths: tuple[str, ...], target: str, exclude: tu
     if fmt not in FORMATS:
         raise click.UsageError(f"format '{fmt}' from the configuration is not one of {', '.join(FORMATS)}")
 
-    params: tuple = ()
+    default_block = None
     if block is not None:
         try:
             dims = tuple(int(x) for x in block.replace("x", ",").split(",") if x.strip())
@@ -137,7 +136,7 @@ def analyze(ctx: click.Context, paths: tuple[str, ...], target: str, exclude: tu
         if math.prod(dims) > limit:
             raise click.BadParameter(f"'{block}' is {math.prod(dims)} threads; a {target} block has at most {limit}",
                                      param_hint="--block")
-        params = (("default_block", dims + (1,) * (3 - len(dims))),)
+        default_block = dims + (1,) * (3 - len(dims))
     try:
         rules = select_rules(select, ignore, explain)
     except RuleError as exc:
@@ -146,20 +145,23 @@ def analyze(ctx: click.Context, paths: tuple[str, ...], target: str, exclude: tu
         raise click.UsageError(f"--select/--ignore leave no rules to run (select={list(select)}, ignore={list(ignore)})")
     if compile_db and not os.path.isfile(compile_db):
         raise click.UsageError(f"{compile_db}: compile database not found")
-    files, problems = collect(list(paths), tuple(exclude))
-    changed: dict | None = None
-    if diff_base is not None:
-        from porter.gitdiff import DiffError, changed_lines
-        try:
-            changed = changed_lines(diff_base, Path.cwd())
-        except DiffError as exc:
-            raise click.UsageError(str(exc)) from exc
-        files = [f for f in files if Path(f).resolve() in changed]
-        if not files and not problems:
-            if not quiet:
-                click.echo(f"porter: no changed HIP/CUDA sources since {diff_base}", err=True)
-            _emit(render(fmt, [], files=0, errors=[], notes=[]), output)
-            sys.exit(EXIT_CLEAN)
+    # --write-baseline records the findings before any baseline or --confirm applies
+    options = Options(target=target, exclude=tuple(exclude), include_dirs=tuple(include_dirs), defines=tuple(defines),
+                      compile_db=compile_db, use_pch=not no_pch, max_file_size=max_file_size, select=tuple(select),
+                      ignore=tuple(ignore), explain=explain, dump_facts=dump_facts, min_confidence=min_confidence,
+                      default_block=default_block, diff_base=diff_base,
+                      baseline=None if write_baseline is not None else baseline,
+                      confirm=bool(settings.get("confirm_")) and write_baseline is None, jobs=jobs, timeout=timeout)
+    try:
+        selection = select_files(paths, options)
+    except AnalysisError as exc:
+        raise click.UsageError(str(exc)) from exc
+    files, problems = selection.files, selection.problems
+    if diff_base is not None and not files and not problems:
+        if not quiet:
+            click.echo(f"porter: no changed HIP/CUDA sources since {diff_base}", err=True)
+        _emit(render(fmt, [], files=0, errors=[], notes=[]), output)
+        sys.exit(EXIT_CLEAN)
     for p in problems:
         click.echo(f"porter: error: {p}", err=True)
     if not files:
@@ -171,16 +173,10 @@ def analyze(ctx: click.Context, paths: tuple[str, ...], target: str, exclude: tu
                 refuse_inputs(dest, read, what)
             except RefusedOverwrite as exc:
                 raise click.UsageError(str(exc)) from exc
-    config = make_config(target=target, include_dirs=include_dirs, defines=defines, compile_db=compile_db,
-                         use_pch=not no_pch, max_file_bytes=max_file_size)
-    requests = [Request(path=f, config=config, target=target, select=select, ignore=ignore, dump_facts=dump_facts,
-                        explain=explain, params=params) for f in files]
     update, finish = progress_bar(not quiet)
-    results = run(requests, jobs or os.cpu_count() or 1, timeout, update)
+    report = run_files(selection, options, update)
     finish()
-
-    errors = [r.error for r in results if r.error]
-    notes = [n for r in results for n in r.notes]
+    results, errors, notes = report.results, report.errors, report.notes
     for e in errors:
         click.echo(f"porter: error: {e}", err=True)
     for n in notes:
@@ -190,33 +186,22 @@ def analyze(ctx: click.Context, paths: tuple[str, ...], target: str, exclude: tu
         _emit(json.dumps([r.facts for r in results if r.facts is not None], indent=1) + "\n", output)
         sys.exit(EXIT_USAGE if problems or errors else EXIT_CLEAN)
 
-    order = ("low", "medium", "high")
-    findings = sorted((f for r in results for f in r.findings
-                       if order.index(f.confidence) >= order.index(min_confidence)), key=lambda f: f.sort_key())
-    if changed is not None:
-        findings = [f for f in findings if changed.get(Path(f.path).resolve()) is None
-                    or f.line in changed[Path(f.path).resolve()]]  # type: ignore[operator]
+    try:
+        findings = finish_report(report, options).findings
+    except AnalysisError as exc:
+        raise click.UsageError(str(exc)) from exc
     if write_baseline is not None:
         from porter.baseline import write_baseline as _write
         count = _write(write_baseline, findings)
         click.echo(f"porter: wrote {count} findings to baseline {write_baseline}", err=True)
         sys.exit(EXIT_USAGE if problems or errors else EXIT_CLEAN)
-    if baseline is not None:
-        from porter.baseline import BaselineError, filter_baseline, load_baseline
-        try:
-            findings, absorbed = filter_baseline(findings, load_baseline(baseline))
-        except BaselineError as exc:
-            raise click.UsageError(str(exc)) from exc
-        if not quiet and absorbed:
-            click.echo(f"porter: {absorbed} findings are in the baseline {baseline}", err=True)
-    if settings.get("confirm_"):
-        from porter.confirm import confirm, summary
-        findings = confirm(findings, results, config=config, target=target, jobs=jobs,
-                           default_block=dict(params).get("default_block", (256, 1, 1)))
-        if not quiet:
-            click.echo(summary(findings), err=True)
+    if not quiet and report.absorbed:
+        click.echo(f"porter: {report.absorbed} findings are in the baseline {baseline}", err=True)
+    if options.confirm and not quiet:
+        from porter.confirm import summary
+        click.echo(summary(findings), err=True)
     if fix:
-        _fix(findings, results, config, target, dry_run, quiet)
+        _fix(findings, results, report.config, target, dry_run, quiet)
     active = [f for f in findings if not f.suppressed]
     _emit(render(fmt, findings, files=len(results), errors=errors, notes=notes, show_fix=show_fix,
                  coverage=[r.coverage for r in results if r.coverage]), output)

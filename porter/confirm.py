@@ -74,13 +74,18 @@ def confirm(findings: list[Finding], results: Iterable[Any], *, config: Any, tar
             progress: Callable[[int, int, str], None] | None = None) -> list[Finding]:
     """Return `findings` with `confirmed` set on every unsuppressed W64 finding (others are returned unchanged).
 
-    results: the FileResults of the analysis (used for the list of files that parsed); config: the ParseConfig
-    the files were analyzed with (they are parsed once more here, in worker processes, for their Facts)."""
+    results: the FileResults of the analysis: the files that parsed and their Facts (kept by the worker when the
+    analysis was asked to confirm, porter.analysis.Request.confirm); config: the ParseConfig the files were
+    analyzed with (a file whose Facts were not kept is parsed once more, in a worker process)."""
     wanted = [f for f in findings if f.rule_id.startswith("W64") and not f.suppressed]
     if not wanted:
         return findings
+    results = list(results)
     parsed = {r.path for r in results if not getattr(r, "error", "")}
-    facts = _facts_for(sorted({f.path for f in wanted if f.path in parsed}), config, target, jobs)
+    kept = {r.path: r.facts for r in results if getattr(r, "facts", None) is not None}
+    paths = sorted({f.path for f in wanted if f.path in parsed})
+    facts = {p: kept[p] for p in paths if p in kept}
+    facts.update(_facts_for([p for p in paths if p not in kept], config, target, jobs))
 
     plans: dict[int, _Plan] = {}
     for i, f in enumerate(findings):

@@ -195,3 +195,19 @@ def test_interval_bounds_of_index_expressions() -> None:
     assert need == {"in": 7 * 100 + 63 + 1, "out": 63 * 100 + 7 + 1}
     n, need = choose_scalar(fn, (32, 8, 1), (2, 1, 1), 1 << 20, 4096)
     assert n == 1 << 6 and max(need.values()) <= 4096
+
+
+def test_the_library_call_confirms_from_the_facts_the_analysis_kept(cache: Path, votes: list[dict],
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    import porter.confirm
+    from porter.analysis import Options, analyze
+
+    reparsed: list[list[str]] = []
+    real = porter.confirm._facts_for
+    monkeypatch.setattr(porter.confirm, "_facts_for", lambda paths, *a: reparsed.append(paths) or real(paths, *a))
+    report = analyze([str(VOTES)], Options(confirm=True, jobs=1))
+    assert reparsed == [[]], "--confirm parsed a file the analysis had just parsed"
+    assert report.results[0].facts is not None and report.errors == []
+    # the same lines as `porter analyze --confirm` on the command line
+    assert [(f.line, f.rule_id, f.confirmed) for f in report.findings] == \
+        [(f["line"], f["rule_id"], f.get("confirmation", "")) for f in votes]
