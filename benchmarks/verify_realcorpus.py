@@ -76,8 +76,9 @@ def prepare(out: Path) -> None:
             dest = out / "originals" / e["snapshot"] / f.relative_to(root)
             dest.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(f, dest)
+        kept = [f"{e['snapshot']}/{i}" for i in snap.includes if (out / "originals" / e["snapshot"] / i).is_dir()]
         manifest.append({"module": Path(rep["output"]).name, "original": f"{e['snapshot']}/{e['path']}",
-                         "includes": [f"{e['snapshot']}/{i}" for i in snap.includes]})
+                         "includes": kept})
     (out / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
     print(f"{len(manifest)} converted kernels and their originals in {out}")
 
