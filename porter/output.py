@@ -93,7 +93,7 @@ def _region(line: int, col: int, end_line: int, end_col: int, columns: _Utf16Col
 
 
 def format_sarif(findings: list[Finding], *, root: Path, errors: list[str], notes: list[str]) -> str:
-    from porter.rules_cli import doc
+    from porter.cli.rules import doc
     from porter.ruleset import load_rules
 
     rules = list(load_rules())

@@ -30,7 +30,7 @@ def test_bad_configuration_is_a_usage_error(tmp_path: Path, text: str | bytes, m
 
 
 def test_internal_error_has_its_own_exit_status(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import porter.analyze_cli as analyze_cli
+    import porter.cli.analyze as analyze_cli
 
     def broken(*args, **kwargs):  # type: ignore[no-untyped-def]
         raise ZeroDivisionError("a porter bug")

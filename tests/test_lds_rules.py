@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from porter.analysis import Request, analyze_one
-from porter.analyze_cli import analyze
+from porter.cli.analyze import analyze
 from porter.findings import Finding
 from porter.frontend import analyze_file
 from porter.frontend_config import ParseConfig, make_config

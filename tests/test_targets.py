@@ -30,7 +30,7 @@ def test_every_target_file_loads_with_every_field() -> None:
 
 
 def test_command_line_target_choices_are_the_target_files() -> None:
-    from porter.analyze_cli import analyze
+    from porter.cli.analyze import analyze
     option = next(p for p in analyze.params if p.name == "target")
     assert list(option.type.choices) == known_targets()
 

@@ -144,7 +144,7 @@ def build_kernel(source: str | os.PathLike[str], kernel: str, wave_size: int = 6
                  extra_flags: Sequence[str] = ()) -> KernelLib:
     """Compile `kernel` (a name, `ns::name` or a template-id such as `name<256>`) from a hipified source file.
     With host=True, `kernel` names a host launcher function instead, called as written (see porter_entry.h).
-    extra_flags: the original project's -I/-D flags (porter.verify_cli validates them)."""
+    extra_flags: the original project's -I/-D flags (porter.cli.verify validates them)."""
     src = Path(source).resolve()
     text = src.read_text()
     # Code that tests __AMDGCN_WAVEFRONT_SIZE in #if needs it as a literal: then the library is per wave size.

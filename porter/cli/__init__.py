@@ -1,5 +1,5 @@
-"""porter's command line. Subcommands live in their own modules and are imported only when used, so that
-`porter analyze` starts fast and never imports torch or tilelang."""
+"""porter's command line. Subcommands live in their own modules of this package and are imported only when used,
+so that `porter analyze` starts fast and never imports torch or tilelang."""
 
 from __future__ import annotations
 
@@ -17,12 +17,12 @@ ISSUES_URL = "https://github.com/porter-hip/porter/issues"
 
 # subcommand name -> "module:attribute" (a click.Command)
 _COMMANDS: dict[str, str] = {
-    "analyze": "porter.analyze_cli:analyze",
-    "convert": "porter.convert_cli:convert",
-    "emulate": "porter.emulate_cli:emulate",
-    "rules": "porter.rules_cli:rules",
-    "toolchain": "porter.toolchain_cli:toolchain",
-    "verify": "porter.verify_cli:verify",
+    "analyze": "porter.cli.analyze:analyze",
+    "convert": "porter.cli.convert:convert",
+    "emulate": "porter.cli.emulate:emulate",
+    "rules": "porter.cli.rules:rules",
+    "toolchain": "porter.cli.toolchain:toolchain",
+    "verify": "porter.cli.verify:verify",
 }
 
 
