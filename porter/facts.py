@@ -184,6 +184,8 @@ class FileFacts:
     path: str
     target: str
     functions: tuple[Function, ...] = ()
+    helpers: tuple[Function, ...] = ()                       # device functions of project headers the code
+                                                             # calls (their locs name the header)
     shared: tuple[SharedDecl, ...] = ()
     shared_accesses: tuple[SharedAccess, ...] = ()
     literals: tuple[IntLiteral, ...] = ()

@@ -558,6 +558,7 @@ class _Extractor:
         self.seen_literals: set[tuple[int, int, int]] = set()
         self.ids: dict[int, str] = {}
         self.file_names: dict[int, str] = {}   # file handle -> base name (handles belong to this TU)
+        self.helper_refs: dict[int, ci.Cursor] = {}   # device functions of project headers the code calls
         self.recovered: list[Recovered] = []
         self.skipped: list[Skipped] = []
         self.errors: list[Diagnostic] = []     # parse errors in the main file: where libclang may have dropped code
@@ -663,7 +664,8 @@ class _Extractor:
                 node = self.convert(c)
                 if node is not None:
                     self.globals.append(node)
-        return FileFacts(path=self.path, target=self.target, functions=tuple(self.functions),
+        helpers = self._helpers()
+        return FileFacts(path=self.path, target=self.target, functions=tuple(self.functions), helpers=helpers,
                          shared=tuple(self.shared), shared_accesses=tuple(self.accesses),
                          literals=tuple(self.literals), macros=tuple(self.macros.values()),
                          macro_uses=tuple(self.macro_uses), cross_lane=tuple(self.cross_lane),
@@ -728,6 +730,48 @@ class _Extractor:
                 f"{len(kept)} of its {len(members)} instantiations analyzed (chosen to cover every template argument "
                 f"value); the other {len(members) - len(kept)} were not"), self.loc(pattern, with_end=False)))
         return out
+
+    def _note_helper(self, ref: ci.Cursor) -> None:
+        """Remember a called function defined in one of the project's headers (not HIP's, not the system's)."""
+        if self._in_main(ref) or ref.hash in self.helper_refs or len(self.helper_refs) >= MAX_HELPERS:
+            return
+        where = ref.location.file
+        if where is None or not _project_header(where.name):
+            return
+        if not ref.is_definition():
+            ref = ref.get_definition()
+            if ref is None or ref.location.file is None:
+                return
+        self.helper_refs[ref.hash] = ref
+
+    def _helpers(self) -> tuple[Function, ...]:
+        """Device functions of the project's headers that the file's code calls, and what those call in turn
+        (warpReduceSum in a utils header, blockReduce<warpReduceSum>): a rule can then judge a call site by what
+        the helper does. Their locations name the header; nothing else they contain is recorded as the file's
+        own (shared arrays, literals, launches: those are reported when the header itself is analyzed)."""
+        main = (self.path, self.macro_at, self.errors, self.lines, self.functions, self.skipped,
+                set(self.seen_literals))
+        lists = (self.shared, self.accesses, self.literals, self.cross_lane, self.launches, self.recovered,
+                 self.project_cross_lane)
+        marks = [len(x) for x in lists]
+        out: list[Function] = []
+        done: set[int] = set()
+        try:
+            self.macro_at, self.errors, self.lines, self.functions, self.skipped = {}, [], (), out, []
+            while len(done) < MAX_HELPERS:
+                pending = [c for h, c in list(self.helper_refs.items()) if h not in done]
+                if not pending:
+                    break
+                for c in pending:
+                    done.add(c.hash)
+                    if "CUDADEVICE_ATTR" in {_kind(ch) for ch in _children(c)}:
+                        self.path = c.location.file.name
+                        self._function(c)
+        finally:
+            self.path, self.macro_at, self.errors, self.lines, self.functions, self.skipped, self.seen_literals = main
+            for x, n in zip(lists, marks):
+                del x[n:]
+        return tuple(f for f in out if f.body is not None)
 
     def _function(self, c: ci.Cursor) -> None:
         """Extract one function; a porter bug on it costs that function (a Skipped note), not the file."""
@@ -1026,6 +1070,8 @@ class _Extractor:
             ref = _function_target(children[0])
             name = _spelling(ref) if ref is not None else name
         rid = self._id(ref) if ref is not None and ref.location.file is not None else ""
+        if ref is not None and rid and self.current_fn:
+            self._note_helper(ref)
         if base is not None:
             node = Node("mcall", op=name, type=_type_spelling(c), ref=rid, loc=loc, children=(base,) + args)
         else:
@@ -1330,6 +1376,13 @@ def _tok(c: ci.Cursor) -> str:
 
 
 MAX_KERNEL_INSTANCES = 8   # per kernel template and file; not a hardware number
+MAX_HELPERS = 24           # header functions read per file for their call sites; bounds the cost on big headers
+_SYSTEM_HEADERS = ("/usr/include", "/usr/lib", "/usr/local/include", "/opt/rocm")
+
+
+def _project_header(name: str) -> bool:
+    """A header of the analyzed project: not porter's HIP stubs, clang's resource headers or the system's."""
+    return not (name.startswith((str(STUB_INCLUDE), str(STUB_RESOURCE))) or name.startswith(_SYSTEM_HEADERS))
 
 
 def _covering(members: list[tuple[int, tuple[tuple[str, str], ...]]], k: int) -> set[int]:

@@ -270,6 +270,25 @@ class FileView:
         self.by_name: dict[str, list[FunctionView]] = {}
         for v in self.views:
             self.by_name.setdefault(v.fn.name, []).append(v)
+        # the project headers' device functions the file calls: consulted for call sites, never reported in
+        self.helpers = [FunctionView(fn, facts) for fn in facts.helpers]
+        self._helpers_by_name: dict[str, list[FunctionView]] = {}
+        for v in self.helpers:
+            self._helpers_by_name.setdefault(v.fn.name, []).append(v)
+
+    def helper_chain(self, call: Node) -> list[FunctionView]:
+        """The header function a call names (the exact instantiation where known) and the header functions it
+        calls in turn, transitively."""
+        out: list[FunctionView] = []
+        stack = [call]
+        while stack and len(out) < 32:
+            cur = stack.pop()
+            named = self._helpers_by_name.get(cur.op, [])
+            for h in [v for v in named if cur.ref and v.fn.usr == cur.ref] or named:
+                if all(h is not o for o in out):
+                    out.append(h)
+                    stack.extend(h.calls())
+        return out
 
     def callees(self, view: FunctionView, depth: int = 0) -> Iterator[FunctionView]:
         """Device functions this one calls, transitively: the exact instantiation where the call names it,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from porter.facts import FileFacts, Loc, Node, from_byte_text
@@ -273,6 +274,67 @@ def shuffle_half_wave(facts: FileFacts, target: Target, params: dict[str, Any]) 
                 edits = _replace(facts, start_node, "16", "warpSize / 2")
             yield Match(place.loc, {"kind": kind, "call": call.op, "line": str(call.loc.line), "evidence": evidence,
                                     "wave": str(target.wave_size)}, confidence=confidence, edits=edits)
+    yield from _half_wave_helper_calls(facts, fv, target)
+
+
+def _half_wave_helper_calls(facts: FileFacts, fv: FileView, target: Target) -> Iterator[Match]:
+    """Calls of a project header's reduction helper whose shuffle tree stops after 32 lanes (warpReduceSum in a
+    utils header, or blockReduce<warpReduceSum>), from code that numbers lanes by the whole wavefront. The helper
+    is right for 32-lane warps; the call is where this file relies on it covering all 64 lanes."""
+    half: dict[int, tuple[Node, str]] = {}
+    for h in fv.helpers:
+        for call, _, _, kind in _half_wave_shuffles(h):
+            width = shuffle_parts(call)[2]
+            if width is None or h.const(width) in (64, W):
+                half[id(h)] = (call, kind)
+                break
+    if not half:
+        return
+    for view in _device_views(fv):
+        if _group_organized([view]):
+            continue  # this code works in 32-lane groups: a 32-lane reduction is what it asks for
+        stride = _wave_strided_loop(view)
+        for call in view.calls():
+            chain = fv.helper_chain(call)
+            hit = next((h for h in chain if id(h) in half), None)
+            if hit is None:
+                continue
+            wave_fn = _wave_organized([view, *chain])
+            if wave_fn is view:
+                evidence = f"the code numbers lanes by it ({_lane_expr_text(facts, view, {LANEW, WARPW})})"
+            elif wave_fn is not None:   # a header's text is not at hand: name the helper that does
+                evidence = f"'{wave_fn.fn.name}' numbers lanes by it"
+            elif stride is not None:
+                evidence = f"the code spreads the data over it ('{_spell(facts, stride)}' at line {stride.loc.line})"
+            else:
+                continue
+            shuffle, kind = half[id(hit)]
+            via = "" if hit is chain[0] else f" (through '{chain[0].fn.name}')"
+            yield Match(call.loc, {
+                "kind": f"the {kind} of '{hit.fn.name}'{via}", "call": shuffle.op,
+                "line": f"{shuffle.loc.line} of {Path(shuffle.loc.path).name}",
+                "evidence": f"this call relies on it covering the wavefront: {evidence}",
+                "wave": str(target.wave_size)}, confidence="medium")
+
+
+def _factors(node: Node) -> list[Node]:
+    node = strip(node)
+    if node.kind == "binop" and node.op == "*" and len(node.children) == 2:
+        return _factors(node.children[0]) + _factors(node.children[1])
+    return [node]
+
+
+def _wave_strided_loop(view: FunctionView) -> Node | None:
+    """A loop that starts at a thread's index and steps by the wavefront's width times a constant
+    (`for (c = threadIdx.x * 8; c < C; c += WARP_SIZE * 8)` with WARP_SIZE = 64): the data is spread over all lanes
+    of the wavefront."""
+    for loop in (n for n in view.nodes() if n.kind == "for" and len(n.children) == 4):
+        init, _, inc, _ = loop.children
+        if init is None or inc is None or inc.kind != "binop" or inc.op != "+=" or len(inc.children) != 2:
+            continue
+        if any(_is_wave_width(view, f) for f in _factors(inc.children[1])) and view.depends_on_thread(init):
+            return inc
+    return None
 
 
 # --------------------------------------------------------------------------------------------------- W64-002

@@ -1,0 +1,44 @@
+// Calls of a header's 32-lane reduction helpers (reduce_utils.h). The helper is right for 32-lane warps; the
+// call is wrong where this code spreads a row over the whole 64-lane wavefront.
+#include "hip/hip_runtime.h"
+#include "reduce_utils.h"
+
+// Bug: one row per wavefront, strided by warpSize (64 on gfx942): warp_sum32 sums each 32-lane half
+// separately, so the mean uses half of the row.
+__global__ void row_mean_wave(const float* x, float* mean, int C) {
+  const int row = blockIdx.x;
+  const int lane = threadIdx.x % warpSize;
+  float s = 0.0f;
+  for (int i = lane; i < C; i += warpSize) s += x[row * C + i];
+  // expect: W64-001
+  s = warp_sum32(s);
+  if (lane == 0) mean[row] = s / C;
+}
+
+// Bug: the same, with the lane taken from threadIdx.x and a stride of warpSize * 4 elements.
+__global__ void row_sum_strided(const float4* x, float* out, int C4) {
+  float s = 0.0f;
+  for (int c = threadIdx.x * 4; c < C4; c += warpSize * 4) s += x[blockIdx.x * C4 + c / 4].x;
+  // expect: W64-001
+  s = warp_sum32(s);
+  if (threadIdx.x == 0) out[blockIdx.x] = s;
+}
+
+// Bug: block_sum numbers lanes by warpSize, so each wavefront's partial is lanes 0-31's sum only.
+__global__ void total(const float* x, float* out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  // expect: W64-001
+  float s = block_sum<warp_sum32>(i < n ? x[i] : 0.0f);
+  if (threadIdx.x == 0) atomicAdd(out, s);
+}
+
+// Correct on wave64: 32-lane groups (lane = tid % 32), each reduced by the 32-lane helper and read at its lane 0.
+__global__ void row_mean_groups(const float* x, float* mean, int C) {
+  const int lane = threadIdx.x % 32;
+  const int row = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
+  float s = 0.0f;
+  for (int i = lane; i < C; i += 32) s += x[row * C + i];
+  // ok: W64-001
+  s = warp_sum32(s);
+  if (lane == 0) mean[row] = s / C;
+}

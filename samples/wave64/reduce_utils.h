@@ -1,0 +1,23 @@
+// A project's reduction helpers, written for 32-lane CUDA warps (included by header_reductions.hip).
+#pragma once
+#include "hip/hip_runtime.h"
+
+__device__ inline float warp_sum32(float v) {
+  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_xor(v, offset);
+  return v;
+}
+
+using warp_fn = float (*)(float);
+
+// Block reduction over warps of the hardware width: lane 0 of each wavefront keeps its warp's partial.
+template <warp_fn reduce>
+__device__ inline float block_sum(float v) {
+  __shared__ float partial[32];
+  const int lane = threadIdx.x % warpSize;
+  const int warp = threadIdx.x / warpSize;
+  v = reduce(v);
+  if (lane == 0) partial[warp] = v;
+  __syncthreads();
+  v = lane < (int)(blockDim.x / warpSize) ? partial[lane] : 0.0f;
+  return reduce(v);
+}
