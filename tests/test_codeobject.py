@@ -15,6 +15,8 @@ from porter import toolchain as tc
 from porter.cli import main
 from porter.targets import load_target
 
+pytestmark = pytest.mark.toolchain
+
 DATA = Path(__file__).parent / "data" / "toolchain"
 REDUCE_STATIC_LDS = 256 * 4     # reduce_sum.hip: __shared__ float partial[BLOCK], BLOCK = 256
 

@@ -16,6 +16,8 @@ from click.testing import CliRunner
 
 from porter.cli import main
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 REDUCTIONS = ROOT / "samples" / "wave64" / "reductions.hip"
 MASKS = ROOT / "samples" / "wave64" / "masks.hip"

@@ -11,6 +11,8 @@ from porter.emulate import (CompileError, DeadlockError, KernelCrash, MemoryFaul
                             run_kernel, run_launcher)
 from porter.emulate.source import kernel_param_names, rewrite
 
+pytestmark = pytest.mark.slow
+
 DATA = Path(__file__).parent / "data" / "emulate"
 
 

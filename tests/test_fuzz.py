@@ -26,6 +26,8 @@ from porter.convert.render import list_families, load_manifest, render
 from porter.frontend_config import make_config
 from porter.pool import Failure, imap
 
+pytestmark = pytest.mark.slow
+
 EXAMPLES = int(os.environ.get("PORTER_FUZZ_EXAMPLES", "40"))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize="PORTER_FUZZ_EXAMPLES" not in os.environ,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

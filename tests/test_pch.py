@@ -7,8 +7,12 @@ import json
 import os
 from pathlib import Path
 
+import pytest
+
 from test_review import BUGGY
 from test_robustness import no_traceback, porter
+
+pytestmark = pytest.mark.slow
 
 
 def _sources(root: Path, n: int) -> Path:

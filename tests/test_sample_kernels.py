@@ -17,6 +17,8 @@ from porter import original
 from porter.frontend import analyze_file
 from porter.frontend_config import make_config
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 KERNELS = ROOT / "samples" / "kernels"
 SAMPLES = sorted(KERNELS.rglob("*.hip"))

@@ -58,6 +58,7 @@ def toolchain() -> tc.Toolchain:
     return tc.find_toolchain()
 
 
+@pytest.mark.toolchain
 @pytest.mark.parametrize("target", [t.name for t in amd_targets()])
 def test_every_amd_target_compiles_or_says_why_not(target: str, toolchain: tc.Toolchain) -> None:
     t = load_target(target)
@@ -77,6 +78,7 @@ def test_every_amd_target_compiles_or_says_why_not(target: str, toolchain: tc.To
     assert 1 <= k.occupancy <= t.occupancy.max_waves_per_simd
 
 
+@pytest.mark.slow
 def test_emulator_enforces_and_reports_the_emulated_targets_limits(tmp_path: Path) -> None:
     from porter.emulate import EMULATED_TARGET, KernelCrash, run_kernel
     t = load_target(EMULATED_TARGET)
@@ -127,6 +129,8 @@ def _converted(sample: str, target: str, tmp_path: Path):
     return module
 
 
+@pytest.mark.toolchain
+@pytest.mark.slow
 @pytest.mark.parametrize("target", [t.name for t in amd_targets()])
 @pytest.mark.parametrize("sample", ["softmax/softmax_block.hip", "gemm/gemm_f16_tiled.hip"])
 def test_every_amd_target_converts_and_compiles(sample: str, target: str, toolchain: tc.Toolchain,

@@ -12,11 +12,14 @@ from types import ModuleType
 
 import pytest
 
+from gpu import gpu_present
 from porter.convert import list_configs, list_families, load_manifest, render, write_module
 from porter.convert.params import DTYPES, validate_params
 from porter.targets import load_target
 
 import tilelang  # noqa: F401  (a hard requirement here: a missing install must fail, never skip)
+
+pytestmark = pytest.mark.slow
 
 FAMILIES = ["attention", "batched_gemm", "elementwise", "gemm", "layernorm", "rmsnorm", "row_reduce",
             "softmax", "transpose"]
@@ -78,6 +81,7 @@ def test_gemm_default_config_name() -> None:
 
 
 @pytest.mark.parametrize("family", FAMILIES)
+@pytest.mark.gpu
 def test_header_and_structure(family: str, tmp_path_factory: pytest.TempPathFactory) -> None:
     text = render(family, {}, source_info=SOURCE)
     head = text.splitlines()[:6]
@@ -93,8 +97,8 @@ def test_header_and_structure(family: str, tmp_path_factory: pytest.TempPathFact
     assert any("tilelang.jit" in ast.unparse(d) for d in factory.decorator_list)
     module = generated(tmp_path_factory, family)
     assert len(module.TEST_SHAPES) >= 2
-    # main() on a machine without a GPU says so and fails, it never reports a pass
-    assert module.main([]) == 2
+    # main() runs its own check on the GPU present; without one it says so and fails, it never reports a pass
+    assert module.main([]) == (0 if gpu_present() else 2)
 
 
 @pytest.mark.parametrize("family,target", list(itertools.product(FAMILIES, TARGETS)))
@@ -217,6 +221,7 @@ def test_row_templates_read_a_fitting_row_once_into_registers(family: str, targe
     assert "resident_kernel" not in module.lower(target, shape={"M": 64, "N": 4000}).kernel_source
 
 
+@pytest.mark.toolchain
 @pytest.mark.parametrize("family", ROW_FAMILIES)
 def test_resident_rows_compile_for_gfx942_without_spills(family: str,
                                                          tmp_path_factory: pytest.TempPathFactory) -> None:

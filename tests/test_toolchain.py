@@ -17,6 +17,8 @@ from click.testing import CliRunner
 from porter import toolchain as tc
 from porter.cli import main
 
+pytestmark = pytest.mark.toolchain
+
 DATA = Path(__file__).parent / "data" / "toolchain"
 
 

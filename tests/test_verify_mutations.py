@@ -19,6 +19,8 @@ from click.testing import CliRunner
 import verify_originals as vo
 from porter.cli import main
 
+pytestmark = [pytest.mark.toolchain, pytest.mark.slow]
+
 ATTENTION = "attention/attention_causal_tiled.hip"
 # (name, sample, text in the generated module, replacement): each text occurs once, inside the reference
 MUTATIONS = [
