@@ -812,12 +812,12 @@ class _Extractor:
                 if pattern is not None else []
             if len(names) == len(targs):
                 targs = tuple((n, v) for n, (_, v) in zip(names, targs))
-        bounds = self._launch_bounds(c, dict(targs))
         self.current_fn = fid
         body = self.convert(body_cursor) if body_cursor is not None else None
         if body is not None and self.errors:
             body = self._recover(body, body_cursor)  # type: ignore[arg-type]
         self.current_fn = ""
+        bounds = self._launch_bounds(c, dict(targs), body)
         self._resolve_blocks(fid, body)
         self.functions.append(Function(name=_spelling(c), usr=fid, kind=fkind, loc=self.loc(c), params=params,
                                        template_args=targs, is_template=bool(tparams) and _kind(c) == "FUNCTION_TEMPLATE",
@@ -903,11 +903,11 @@ class _Extractor:
             elif n.kind == "index":
                 self._maybe_shared_access(n)
 
-    def _launch_bounds(self, c: ci.Cursor, targs: dict[str, str]) -> tuple[int, ...]:
+    def _launch_bounds(self, c: ci.Cursor, targs: dict[str, str], body: Node | None) -> tuple[int, ...]:
         """__launch_bounds__(a, b) is a macro of the stub (its uses are not recorded when it comes from the
         precompiled header): read it from the source between the declaration's start and its name. An argument
         may be a literal, an object-like macro, a file-scope integer constant or (in an instantiation) a
-        template parameter."""
+        template parameter or a static constant of a class template argument (`Ktraits::kNThreads`)."""
         start, name = c.extent.start, c.location
         if not (0 < start.line <= name.line <= len(self.lines)):
             return ()
@@ -925,10 +925,23 @@ class _Extractor:
                 v = _parse_int(targs[name])
             if v is None:
                 v = next((g.value for g in self.globals if g.kind == "decl" and g.op == name), None)
+            if v is None and "::" in name and targs:
+                v = self._member_constant(name, list(targs), body)
             if v is None:
                 return ()
             vals.append(v)
         return tuple(vals)
+
+    @staticmethod
+    def _member_constant(name: str, params: list[str], body: Node | None) -> int | None:
+        """`P::member` with P a template parameter, in an instantiation: the value the body's references to
+        `member` have (libclang does not list the members of an implicitly instantiated class, but the body's
+        `P::member` and `constexpr int member = P::member` are evaluated); None unless they all agree."""
+        head, _, member = (part.strip() for part in name.partition("::"))
+        if head not in params or not member.isidentifier() or body is None:
+            return None
+        values = {n.value for n in body.walk() if n.kind in ("ref", "decl") and n.op == member and n.value is not None}
+        return values.pop() if len(values) == 1 else None
 
     # -- expressions and statements
     def convert(self, c: ci.Cursor) -> Node | None:

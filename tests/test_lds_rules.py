@@ -267,3 +267,18 @@ def test_device_function_passed_as_a_template_argument_runs_with_the_launch_bloc
     calls = {n.op for f in facts.functions if f.name == "tileKernel" and f.template_args and f.body
              for n in f.body.walk() if n.kind == "call" and n.ref}
     assert {"stridedRows", "packedRows"} <= calls
+
+
+def test_launch_bounds_read_from_a_traits_argument(tmp_path: Path) -> None:
+    # explicitly instantiated, launched from another file: the block comes from __launch_bounds__(K::kThreads)
+    path = kernel_file(tmp_path,
+                       "template <int N> struct Tr { static constexpr int kThreads = N; };",
+                       "template <typename K> __global__ __launch_bounds__(K::kThreads) void k(float* o) {",
+                       "  __shared__ float s[32][32];",
+                       "  s[threadIdx.x % 32][threadIdx.x / 32] = o[threadIdx.x];",
+                       "  __syncthreads();",
+                       "  o[threadIdx.x] = s[0][threadIdx.x % 32] * K::kThreads;",
+                       "}",
+                       "template __global__ void k<Tr<64>>(float*);")
+    hit = at(run(path), "LDS-001", 5)
+    assert "block 64x1x1 from __launch_bounds__(64)" in hit.message
