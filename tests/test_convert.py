@@ -379,3 +379,18 @@ def test_cuda_source_converts_and_its_emulated_original_agrees(tmp_path: Path) -
         mod = _import_golden(tmp_path / "out" / f"{name}.py")
         res = emulated(mod, str(src), seeds=1, shapes=list(mod.TEST_SHAPES)[:2])
         assert res["status"] == "pass", res
+
+
+def test_the_library_call_writes_what_the_command_line_writes(tmp_path: Path) -> None:
+    from porter.convert import ConvertError, convert
+
+    sample = KERNELS / "softmax" / "softmax_block.hip"
+    (out,) = convert(str(sample), output_dir=tmp_path)
+    assert out.status == 0 and out.report["status"] == "converted" and out.error == ""
+    written = Path(out.report["output"])
+    assert written.read_text() == (sample.parent / "golden" / written.name).read_text()
+    assert out.message.startswith(f"{sample}: softmax_block: softmax ")
+    host_only = tmp_path / "host.hip"
+    host_only.write_text("int add(int a, int b) { return a + b; }\n")
+    with pytest.raises(ConvertError, match="no __global__ kernels"):
+        convert(str(host_only), output_dir=tmp_path)

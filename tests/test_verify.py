@@ -251,3 +251,15 @@ def test_original_mapping_is_checked_against_the_kernel_signature(tmp_path) -> N
         mod = vo.write(sample, tmp_path, f"vmap_{label}", text)
         code, shown = _run(str(mod), "--no-compile", "--original", original)
         assert code == 1 and message in shown, (label, shown)
+
+
+def test_the_library_call_yields_each_modules_report_as_the_command_line_does(modules) -> None:
+    from gpu import gpu_present
+    from porter.verify import verify
+
+    (out,) = list(verify([modules["softmax"]], compile_gfx942=False))
+    path, rep = out
+    assert path == Path(modules["softmax"]) and rep["module"].endswith("vsoftmax.py")
+    assert rep["compile"]["status"] == "not run" and rep["compile"]["reason"] == "skipped (--no-compile)"
+    assert rep["numerics"]["status"] == ("pass" if gpu_present() else "not run"), rep["numerics"]
+    assert rep["exit_code"] == 0

@@ -95,7 +95,8 @@ def verify(path: str, target: str, seeds: int, shape_texts: tuple[str, ...], tun
     """
     from porter.fsutil import RefusedOverwrite, atomic_write, refuse_inputs
     from porter.verify.modules import find_modules
-    from porter.verify.report import to_json, to_text, verify_module
+    from porter.verify import verify as run_verify
+    from porter.verify.report import to_json, to_text
 
     if seeds < 5:
         raise click.UsageError("--seeds must be at least 5 (the verification protocol)")
@@ -119,18 +120,9 @@ def verify(path: str, target: str, seeds: int, shape_texts: tuple[str, ...], tun
             refuse_inputs(output, [*modules, *([original] if original else [])], "the report")
         except RefusedOverwrite as exc:
             raise click.UsageError(str(exc)) from exc
-    timer = peaks = None
     reports = []
-    for mod_path in modules:
-        if timer is None:
-            from porter.verify.numerics import gpu
-            if gpu()["present"]:
-                from porter.verify.perf import Timer, measure_peaks
-                timer = Timer(reps=reps)
-                peaks = measure_peaks(timer)
-        rep = verify_module(mod_path, target=target, seeds=seeds, shapes=shapes, tune=tune, original=original,
-                            compile_gfx942=not no_compile, timer=timer, peaks=peaks,
-                            original_flags=original_flags)
+    for mod_path, rep in run_verify(modules, reps=reps, target=target, seeds=seeds, shapes=shapes, tune=tune,
+                                    original=original, compile_gfx942=not no_compile, original_flags=original_flags):
         tn = rep.get("tune")
         if tn and tn.get("status") not in (None, "not run"):
             dest = Path(tune_file) if tune_file and len(modules) == 1 else \

@@ -29,7 +29,7 @@ MODULE_NAMES = frozenset("""
     TARGET CONFIG_NAMES CONFIGS ARCH_CONFIGS TOLERANCES TORCH_DTYPES TEST_SHAPES LOWER_SHAPE BENCH_SHAPE
     DTYPE C_DTYPE OUT_DTYPE ACCUM_DTYPE LAYOUT OP EPS SCALE ACTIVATION ORDER HEAD_DIM CAUSAL LOG2E RESIDENT_MAX_N
     current_target config_for build_prim_func lower lower_source shared_memory_bytes compare check bench main
-    reference make_case run_kernel torch_baseline work _op _epilogue _eps _TVM_TARGETS _DTYPE_BYTES ORIGINAL
+    reference make_case run_kernel torch_baseline work _op _epilogue _eps _scores _TVM_TARGETS _DTYPE_BYTES ORIGINAL
 """.split())
 
 
