@@ -394,3 +394,24 @@ def test_the_library_call_writes_what_the_command_line_writes(tmp_path: Path) ->
     host_only.write_text("int add(int a, int b) { return a + b; }\n")
     with pytest.raises(ConvertError, match="no __global__ kernels"):
         convert(str(host_only), output_dir=tmp_path)
+
+
+def test_convert_and_the_emulator_read_one_record_grammar() -> None:
+    import subprocess
+    import sys
+
+    from porter.convert.params import ParamError, check_expr
+    from porter.emulate.launch import SpecError, _check_expr, base_ctype
+    from porter.launch_grammar import CTYPES, SCALAR_CTYPES
+
+    # every C type convert may write into ORIGINAL is one the emulator (and the nvcc shim) can pass
+    assert all(base_ctype(t)[0] in SCALAR_CTYPES for t in CTYPES)
+    for bad in (["pow", "M", 2], ["+", "M"], True, 1.5, ["+", ["*"] * 3, 1]):
+        with pytest.raises(ParamError):
+            check_expr("grid[0]", bad, {"M"})
+        with pytest.raises(SpecError):
+            _check_expr(bad, "ORIGINAL.grid")
+    assert check_expr("grid[0]", ("cdiv", "M", 256), {"M"}) == ["cdiv", "M", 256]
+    # the grammar is importable where numpy is not (convert renders without it)
+    probe = "import sys, porter.launch_grammar, porter.convert.params; sys.exit('numpy' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", probe]).returncode == 0

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
-from porter.convert.params import CTYPES
+from porter.launch_grammar import CTYPES
 from porter.convert.recognize import Candidate, Features, Recognition
 from porter.facts import FileFacts, Launch, Node
 from porter.ir import FileView, FunctionView, strip

@@ -14,6 +14,9 @@ import re
 import unicodedata
 from typing import Any
 
+from porter import launch_grammar
+from porter.launch_grammar import CTYPES
+
 IDENT_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
 
 # The only element types a template may name, with the short form used in config names.
@@ -156,33 +159,16 @@ def sanitize_comment_text(value: Any, what: str) -> str:
 
 # ------------------------------------------------------------------------------------------------ ORIGINAL
 
-# C parameter types an ORIGINAL record may name (what porter knows how to pass to a launched kernel).
-C_SCALARS = ("float", "double", "int", "unsigned int", "unsigned", "long", "long long", "unsigned long",
-             "unsigned long long", "size_t", "int64_t", "int32_t", "uint32_t", "uint64_t", "bool", "__half",
-             "half", "__hip_bfloat16", "hip_bfloat16", "__nv_bfloat16")
-CTYPES = frozenset([*C_SCALARS, *(f"{t}*" for t in C_SCALARS), *(f"const {t}*" for t in C_SCALARS),
-                    *(f"const {t}" for t in C_SCALARS)])
 _C_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
 _KERNEL_SPELLING = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}(<[A-Za-z0-9_, :.+-]{1,120}>)?")
-EXPR_OPS = ("+", "-", "*", "//", "%", "min", "max", "cdiv")
 _ARG_KEYS = {"name", "ctype", "bind", "key", "value", "output"}
 
 
-def check_expr(what: str, expr: Any, symbols: set[str], depth: int = 0) -> Any:
-    """A launch-geometry expression: int | shape symbol | [op, a, b] with op from EXPR_OPS."""
-    if depth > 16:
-        raise ParamError(f"ORIGINAL {what}: expression nested too deeply")
-    if isinstance(expr, bool):
-        raise ParamError(f"ORIGINAL {what}: {expr!r} is not an expression")
-    if isinstance(expr, int):
-        return expr
-    if isinstance(expr, str):
-        if expr not in symbols:
-            raise ParamError(f"ORIGINAL {what}: {expr!r} is not a shape symbol ({', '.join(sorted(symbols))})")
-        return expr
-    if isinstance(expr, list) and len(expr) == 3 and expr[0] in EXPR_OPS:
-        return [expr[0], check_expr(what, expr[1], symbols, depth + 1), check_expr(what, expr[2], symbols, depth + 1)]
-    raise ParamError(f"ORIGINAL {what}: {expr!r} is not int | symbol | [op, a, b] (op: {', '.join(EXPR_OPS)})")
+def check_expr(what: str, expr: Any, symbols: set[str]) -> Any:
+    """A launch-geometry expression (porter.launch_grammar) whose symbols are the template's shape keys."""
+    return launch_grammar.check_expr(
+        expr, lambda s: None if s in symbols else f"{s!r} is not a shape symbol ({', '.join(sorted(symbols))})",
+        lambda why: ParamError(f"ORIGINAL {what}: {why}"))
 
 
 def check_original(record: Any, shape_keys: list[str]) -> dict[str, Any]:

@@ -17,14 +17,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from porter.launch_grammar import OPS, SCALAR_CTYPES, check_expr
+
 SCHEMA = 1
 BINDS = ("case", "shape", "const")
-# C types an ORIGINAL argument may have (pointee types for buffers): what the emulator and nvcc shim can pass.
-SCALAR_CTYPES = ("float", "double", "int", "unsigned", "unsigned int", "long", "long long", "unsigned long",
-                 "unsigned long long", "size_t", "int64_t", "int32_t", "uint32_t", "uint64_t", "bool", "short",
-                 "__half", "half", "__hip_bfloat16", "hip_bfloat16", "__nv_bfloat16", "int8_t", "uint8_t",
-                 "unsigned char", "char", "signed char")
-_OPS = ("+", "-", "*", "//", "%", "min", "max", "cdiv")
 _IDENT = re.compile(r"[A-Za-z_]\w*\Z")
 # `k`, `ns::k`, `k<128, float>`, `k<true, 4, 64>`: identifiers, integers, commas, spaces and `::` only
 _KERNEL = re.compile(r"[A-Za-z_]\w*(::[A-Za-z_]\w*)*(<[\w\s,:]*>)?\Z")
@@ -45,7 +41,7 @@ def evaluate(expr: Any, env: Mapping[str, int]) -> int:
         if expr not in env:
             raise SpecError(f"unknown symbol {expr!r} in a launch expression (known: {', '.join(sorted(env))})")
         return int(env[expr])
-    if isinstance(expr, (list, tuple)) and len(expr) == 3 and expr[0] in _OPS:
+    if isinstance(expr, (list, tuple)) and len(expr) == 3 and expr[0] in OPS:
         a, b = evaluate(expr[1], env), evaluate(expr[2], env)
         op = expr[0]
         if op in ("//", "%", "cdiv") and b == 0:
@@ -53,19 +49,12 @@ def evaluate(expr: Any, env: Mapping[str, int]) -> int:
         return {"+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b, "//": lambda: a // b,
                 "%": lambda: a % b, "min": lambda: min(a, b), "max": lambda: max(a, b),
                 "cdiv": lambda: -(-a // b)}[op]()
-    raise SpecError(f"{expr!r} is not a launch expression (int | symbol | [op, a, b], op in {' '.join(_OPS)})")
+    raise SpecError(f"{expr!r} is not a launch expression (int | symbol | [op, a, b], op in {' '.join(OPS)})")
 
 
 def _check_expr(expr: Any, where: str) -> None:
-    if isinstance(expr, bool) or not isinstance(expr, (int, str, list, tuple)):
-        raise SpecError(f"{where}: {expr!r} is not a launch expression")
-    if isinstance(expr, str) and not _IDENT.match(expr):
-        raise SpecError(f"{where}: {expr!r} is not a symbol")
-    if isinstance(expr, (list, tuple)):
-        if len(expr) != 3 or expr[0] not in _OPS:
-            raise SpecError(f"{where}: {expr!r} is not [op, a, b] with op in {' '.join(_OPS)}")
-        _check_expr(expr[1], where)
-        _check_expr(expr[2], where)
+    check_expr(expr, lambda s: None if _IDENT.match(s) else f"{s!r} is not a symbol",
+               lambda why: SpecError(f"{where}: {why}"))
 
 
 def base_ctype(ctype: str) -> tuple[str, bool, bool]:
