@@ -1,5 +1,5 @@
 #include "hip/hip_runtime.h"
-// row_count (predicate count): counts[r] = number of j with x[r, j] > threshold, row-major fp32 in, int32 out;
+// row_reduce, predicate count (row_count): counts[r] = number of j with x[r, j] > threshold, row-major fp32 in, int32 out;
 //   threshold is a run-time argument. One block of BLOCK_SIZE threads per row, shared-memory tree sum.
 // Launcher: int launch_row_count_above(const float* x, int* counts, int M, int N, float threshold)
 
