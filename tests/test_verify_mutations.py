@@ -44,6 +44,10 @@ MUTATIONS = [
     ("dropped additive mask", "softmax/softmax_scale_mask.hip", ' + case["mask"].to(dtype)', ""),
     ("wrong threshold", "row_reduce/row_count_above.hip", '(x > case["threshold"])', '(x > case["threshold"] + 0.25)'),
     ("counted >= for >", "row_reduce/row_count_above.hip", '(x > case["threshold"])', '(x >= case["threshold"])'),
+    ("attention scale fixed to 1/sqrt(d)", "attention/attention_bhsd.hip",
+     'scores = (q @ k.transpose(-1, -2)) * case["scale"]', "scores = (q @ k.transpose(-1, -2)) / HEAD_DIM ** 0.5"),
+    ("off-by-one key loop (last key dropped)", "attention/attention_bhsd.hip",
+     "return torch.softmax(scores, dim=-1) @ v", "return torch.softmax(scores[..., :-1], dim=-1) @ v[..., :-1, :]"),
 ]
 SAMPLES = sorted({m[1] for m in MUTATIONS})
 FIRST_SHAPE = "\nTEST_SHAPES = TEST_SHAPES[:1]\n"

@@ -10,6 +10,7 @@ a refusal too, since a guessed grid would verify nothing.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Iterable
 
 from porter.launch_grammar import CTYPES
@@ -44,6 +45,43 @@ def original_record(rec: Recognition, cand: Candidate, file_name: str,
     for name, value in geometry["chosen"].items():
         text += f"; its block size '{name}' is the launcher's argument: porter launches with {value}"
     return record, text
+
+
+def attention_sizes(rec: Recognition, cand: Candidate) -> Candidate:
+    """batch, heads, seq_q and seq_kv of an attention kernel, by evidence: the launch's grid is
+    (f(seq_q), heads, batch) (grid z and y each exactly one size argument, grid x computed from one other), and
+    seq_kv is the remaining size, which must bound the key loop. Anything else is a refusal with the reason."""
+    if cand.refusal:
+        raise Refusal(cand.refusal)
+    f = rec.features
+    reason = (f"its size arguments ({', '.join(f.ints)}) do not show batch, heads, seq_q and seq_kv separately "
+              f"(a fused batch x heads, a run-time head_dim or a grid that is not (f(seq_q), heads, batch)); the "
+              f"attention template takes those four and a head_dim fixed at conversion")
+    launch = _launch_of(rec.file_view.facts, rec.view)
+    host = next((v for v in rec.file_view.views if launch is not None and v.fn.usr == launch.caller), None)
+    if launch is None or host is None or len(f.ints) != 4:
+        raise Refusal(reason)
+    symbols = {p: p for p in f.ints}
+    resolver = _Resolver(host, _host_to_kernel(launch, rec.view), symbols, set(f.ints), {})
+    try:
+        dims = [sorted(_symbols_in(d)) for d in resolver.dim3(launch.grid)]
+    except _Unresolved:
+        raise Refusal(reason) from None
+    from porter.convert.recognize import loop_bounds
+    x_dim, heads, batch = dims
+    if len(x_dim) != 1 or len(heads) != 1 or len(batch) != 1 or len({*x_dim, *heads, *batch}) != 3:
+        raise Refusal(reason)
+    rest = [p for p in f.ints if p not in (*x_dim, *heads, *batch)]
+    if len(rest) != 1 or rest[0] not in loop_bounds(f):
+        raise Refusal(reason)
+    sizes = {"batch": batch[0], "heads": heads[0], "seq_q": x_dim[0], "seq_kv": rest[0]}
+    return replace(cand, arg_map=tuple((t, sizes.get(t, o)) for t, o in cand.arg_map))
+
+
+def _symbols_in(expr: object) -> set[str]:
+    if isinstance(expr, list):
+        return set().union(*(_symbols_in(e) for e in expr[1:]))
+    return {expr} if isinstance(expr, str) else set()
 
 
 def ctype(spelling: str) -> str:

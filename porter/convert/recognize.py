@@ -493,15 +493,17 @@ def _attention_refusal(f: Features, dtype: str) -> str:
     if dtype == "float32":
         return ("it is fp32 attention: the attention template computes in fp16/bf16 (its fp32 products would run "
                 "on TF32 tensor cores, which changes the result), so porter refuses rather than change precision")
-    bounds = {n.op for loop in f.loops if len(loop.children) == 4 for n in loop.children[1].walk()
-              if n.kind == "ref" and n.op in f.ints}
     if len(f.ints) == 1:
         return (f"its only size argument '{f.ints[0]}' is both the query and the key sequence length (seq_q = "
                 f"seq_kv) and batch x heads come from the grid; the attention template takes batch, heads, seq_q "
                 f"and seq_kv separately, and porter neither fixes seq_kv = seq_q nor guesses batch and heads")
-    return (f"its size arguments ({', '.join(f.ints)}) do not give batch, heads, seq_q and seq_kv separately "
-            f"({', '.join(sorted(bounds)) or 'none'} bound its loops; a fused batch x heads or a run-time head_dim "
-            f"has no counterpart in the template, whose head_dim is fixed at conversion)")
+    return ""    # the sizes are read from the launch grid when the arguments are bound (binding.attention_sizes)
+
+
+def loop_bounds(f: Features) -> set[str]:
+    """Integer parameters that bound a for loop (`j < Sk`)."""
+    return {n.op for loop in f.loops if len(loop.children) == 4 for n in loop.children[1].walk()
+            if n.kind == "ref" and n.op in f.ints}
 
 
 def _softmax_scores(f: Features, inputs: list[str], outputs: list[str]) -> tuple[dict[str, object], str,
