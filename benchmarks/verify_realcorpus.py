@@ -1,7 +1,8 @@
 """Every converted real kernel (corpus/convert.toml) and every bundled sample against its original, on a GPU.
 
     python benchmarks/verify_realcorpus.py prepare DIR            # here (CPU): convert and collect the originals
-    python3 benchmarks/verify_realcorpus.py run DIR OUT.json [--deadline 480] [--only NAME ...]   # on the GPU
+    python3 benchmarks/verify_realcorpus.py run DIR OUT.json [--part all|corpus|samples] [--deadline 480]
+                                            [--only NAME ...] [--list]                   # on the GPU
 
 `prepare` converts the corpus into DIR (`convert_corpus.py --out DIR`), copies each converted kernel's original with
 the files its `#include "..."` closure reaches (from the pinned snapshot, into DIR/originals/<snapshot>/...) and
@@ -107,18 +108,25 @@ def summary(rep: dict) -> dict:
             "original_over_generated": round(o / g, 2) if g and o else None, "verdict": rep.get("verdict")}
 
 
-def run(d: Path, out: Path, deadline: float, only: list[str]) -> None:
+def jobs_of(d: Path, part: str, only: list[str]) -> list[tuple[str, Path, Path, list[str]]]:
+    """(name, module, original, -I flags) for the corpus modules of DIR's manifest and/or the samples."""
+    jobs = []
+    if part in ("all", "corpus"):
+        if not (d / "manifest.json").is_file():
+            raise SystemExit(f"{d}/manifest.json: not found; run `verify_realcorpus.py prepare {d}` first")
+        for m in json.loads((d / "manifest.json").read_text()):
+            flags = [f for i in m["includes"] for f in ("-I", str((d / "originals" / i).resolve()))]
+            jobs.append((m["module"][:-3], d / m["module"], d / "originals" / m["original"], flags))
+    if part in ("all", "samples"):
+        jobs += [(f"sample:{g.parent.parent.name}/{g.stem}", g, o, []) for g, o in samples()]
+    return [j for j in jobs if not only or any(s in j[0] for s in only)]
+
+
+def run(jobs: list[tuple[str, Path, Path, list[str]]], out: Path, deadline: float) -> None:
     from porter.verify.numerics import gpu
     from porter.verify.perf import Timer, measure_peaks
     from porter.verify.report import verify_module
 
-    jobs = []   # (name, module, original, flags)
-    for m in json.loads((d / "manifest.json").read_text()) if (d / "manifest.json").is_file() else []:
-        flags = [f for i in m["includes"] for f in ("-I", str((d / "originals" / i).resolve()))]
-        jobs.append((m["module"][:-3], d / m["module"], d / "originals" / m["original"], flags))
-    jobs += [(f"sample:{g.parent.parent.name}/{g.stem}", g, o, []) for g, o in samples()]
-    if only:
-        jobs = [j for j in jobs if any(s in j[0] for s in only)]
     t0 = time.time()
     timer = Timer(reps=100)
     res = {"date": time.strftime("%Y-%m-%d"), "gpu": gpu(), "command": " ".join(sys.argv),
@@ -156,11 +164,19 @@ def main() -> None:
     r.add_argument("out", type=Path)
     r.add_argument("--deadline", type=float, default=480.0, help="seconds after which no further module starts")
     r.add_argument("--only", nargs="*", default=[], help="only modules whose name contains one of these")
+    r.add_argument("--part", choices=("all", "corpus", "samples"), default="all",
+                   help="the corpus modules of DIR, the bundled samples, or both")
+    r.add_argument("--list", action="store_true", help="print what would run and exit (no GPU needed)")
     a = ap.parse_args()
     if a.cmd == "prepare":
         prepare(a.dir)
-    else:
-        run(a.dir, a.out, a.deadline, a.only)
+        return
+    jobs = jobs_of(a.dir, a.part, a.only)
+    if a.list:
+        for name, module, original, flags in jobs:
+            print(f"{name}: {module} vs {original} {' '.join(flags)}")
+        return
+    run(jobs, a.out, a.deadline)
 
 
 if __name__ == "__main__":
