@@ -556,7 +556,7 @@ class _Extractor:
         self.globals: list[Node] = []
         self.current_fn = ""
         self.seen_literals: set[tuple[int, int, int]] = set()
-        self.ids: dict[int, str] = {}
+        self.ids: dict[tuple[int, int], str] = {}
         self.file_names: dict[int, str] = {}   # file handle -> base name (handles belong to this TU)
         self.helper_refs: dict[int, ci.Cursor] = {}   # device functions of project headers the code calls
         self.recovered: list[Recovered] = []
@@ -580,7 +580,9 @@ class _Extractor:
     def _id(self, cursor: ci.Cursor) -> str:
         """A stable id for a declaration: name@line:col in its file, plus template arguments. Cached: the same
         declarations are referenced over and over."""
-        key = cursor.hash
+        # the declaration itself, not clang_hashCursor: a 32-bit hash of it, which collides (two variables of one
+        # file shared an id, and with it their accesses)
+        key = (cursor._kind_id, cursor.data[0])
         hit = self.ids.get(key)
         if hit is None:
             hit = self.ids[key] = self._make_id(cursor)
