@@ -162,6 +162,12 @@ def _kind(c: ci.Cursor) -> str:
 _VISIT = ci.callbacks["cursor_visit"]
 
 
+def _decl_key(c: ci.Cursor) -> tuple[int, int]:
+    """A declaration cursor's identity (kind, Decl pointer). Not clang_hashCursor: a 32-bit hash of the same, which
+    collides (in ggml's binbcast.cu a parameter of one function took the id of a local of another)."""
+    return c._kind_id, c.data[0]
+
+
 def _referenced(c: ci.Cursor) -> ci.Cursor | None:
     """c.referenced without the bindings' two extra calls per result (null cursor and comparison)."""
     ref = _RAW.clang_getCursorReferenced(c)
@@ -558,7 +564,7 @@ class _Extractor:
         self.seen_literals: set[tuple[int, int, int]] = set()
         self.ids: dict[tuple[int, int], str] = {}
         self.file_names: dict[int, str] = {}   # file handle -> base name (handles belong to this TU)
-        self.helper_refs: dict[int, ci.Cursor] = {}   # device functions of project headers the code calls
+        self.helper_refs: dict[tuple[int, int], ci.Cursor] = {}   # device functions of project headers the code calls
         self.recovered: list[Recovered] = []
         self.skipped: list[Skipped] = []
         self.errors: list[Diagnostic] = []     # parse errors in the main file: where libclang may have dropped code
@@ -580,9 +586,7 @@ class _Extractor:
     def _id(self, cursor: ci.Cursor) -> str:
         """A stable id for a declaration: name@line:col in its file, plus template arguments. Cached: the same
         declarations are referenced over and over."""
-        # the declaration itself, not clang_hashCursor: a 32-bit hash of it, which collides (two variables of one
-        # file shared an id, and with it their accesses)
-        key = (cursor._kind_id, cursor.data[0])
+        key = _decl_key(cursor)
         hit = self.ids.get(key)
         if hit is None:
             hit = self.ids[key] = self._make_id(cursor)
@@ -707,8 +711,8 @@ class _Extractor:
         argument, and every component of a type argument (`Traits<128, 4, float>`), before any value repeats;
         the rest are said in a Skipped note. Host and device-function instantiations are all kept: the first
         launch the kernels (their blocks), the second are what kernels call."""
-        groups: dict[int, list[tuple[int, tuple[tuple[str, str], ...]]]] = {}
-        patterns: dict[int, ci.Cursor] = {}
+        groups: dict[tuple[int, int], list[tuple[int, tuple[tuple[str, str], ...]]]] = {}
+        patterns: dict[tuple[int, int], ci.Cursor] = {}
         for i, c in enumerate(decls):
             if _kind(c) != "FUNCTION_DECL":
                 continue
@@ -718,8 +722,8 @@ class _Extractor:
             pattern = _LIB.clang_getSpecializedCursorTemplate(c)
             if pattern is None:
                 continue
-            groups.setdefault(pattern.hash, []).append((i, args))
-            patterns[pattern.hash] = pattern
+            groups.setdefault(_decl_key(pattern), []).append((i, args))
+            patterns[_decl_key(pattern)] = pattern
         out: set[int] = set()
         for key, members in groups.items():
             if len(members) <= MAX_KERNEL_INSTANCES or \
@@ -735,7 +739,7 @@ class _Extractor:
 
     def _note_helper(self, ref: ci.Cursor) -> None:
         """Remember a called function defined in one of the project's headers (not HIP's, not the system's)."""
-        if self._in_main(ref) or ref.hash in self.helper_refs or len(self.helper_refs) >= MAX_HELPERS:
+        if self._in_main(ref) or _decl_key(ref) in self.helper_refs or len(self.helper_refs) >= MAX_HELPERS:
             return
         where = ref.location.file
         if where is None or not _project_header(where.name):
@@ -744,7 +748,7 @@ class _Extractor:
             ref = ref.get_definition()
             if ref is None or ref.location.file is None:
                 return
-        self.helper_refs[ref.hash] = ref
+        self.helper_refs[_decl_key(ref)] = ref
 
     def _helpers(self) -> tuple[Function, ...]:
         """Device functions of the project's headers that the file's code calls, and what those call in turn
@@ -757,7 +761,7 @@ class _Extractor:
                  self.project_cross_lane)
         marks = [len(x) for x in lists]
         out: list[Function] = []
-        done: set[int] = set()
+        done: set[tuple[int, int]] = set()
         try:
             self.macro_at, self.errors, self.lines, self.functions, self.skipped = {}, [], (), out, []
             while len(done) < MAX_HELPERS:
@@ -765,7 +769,7 @@ class _Extractor:
                 if not pending:
                     break
                 for c in pending:
-                    done.add(c.hash)
+                    done.add(_decl_key(c))
                     if "CUDADEVICE_ATTR" in {_kind(ch) for ch in _children(c)}:
                         self.path = c.location.file.name
                         self._function(c)
@@ -874,7 +878,7 @@ class _Extractor:
         covered = {line for n in repaired.walk() for line in range(n.loc.line, max(n.loc.line, n.loc.end_line) + 1)
                    if n.loc.line and n.kind not in ("block", "for", "while", "do", "if", "switch")}
         extra: list[Node] = []
-        done: set[int] = set()
+        done: set[tuple[int, int]] = set()
         for d in errors:
             if d.loc.line in covered or d.loc.line in done:
                 continue
