@@ -1,6 +1,7 @@
 """Run `porter analyze` over public CUDA/HIP trees and print, per tree: files analyzed, files that crashed (an
 internal error, a dead worker or a time-out), files with parse loss (parse errors, or statements recovered from
-tokens only), findings, and wall milliseconds per file.
+tokens only), findings, wall milliseconds per file, and the workers' CPU milliseconds per file (user + system: what
+the files cost, which other load on the machine moves less than it moves the wall time).
 
     python benchmarks/real_trees.py [--root /tmp/porter-trees] [-j 2] [--only ggml,llm.c] [--limit N]
                                     [--extra NAME=DIR ...]
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import resource
 import subprocess
 import sys
 import tarfile
@@ -80,16 +82,23 @@ def analyze(base: Path, tree: Tree, jobs: int, limit: int | None) -> dict:
     config = make_config(target="gfx942", include_dirs=[str(base / d) for d in tree.includes],
                          defines=tree.defines)
     requests = [Request(path=f, config=config, target="gfx942") for f in files]
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), _children_cpu()
     results = run(requests, jobs, 120.0)
-    wall = time.perf_counter() - start
+    wall, cpu = time.perf_counter() - start, _children_cpu() - cpu
     crashed = [r for r in results if r.error and ("internal error" in r.error or "crashed" in r.error
                                                   or "timed out" in r.error)]
     loss = [r for r in results if not r.error and (r.parse_errors or r.token_statements)]
     return {"files": len(results), "analyzed": sum(1 for r in results if not r.error), "crashed": crashed,
             "refused": sum(1 for r in results if r.error) - len(crashed), "loss": len(loss),
             "recovered": sum(r.token_statements for r in results),
-            "findings": sum(len(r.findings) for r in results), "ms": 1000 * wall / max(1, len(results))}
+            "findings": sum(len(r.findings) for r in results), "ms": 1000 * wall / max(1, len(results)),
+            "cpu_ms": 1000 * cpu / max(1, len(results))}
+
+
+def _children_cpu() -> float:
+    """CPU seconds of the finished worker processes (the pool joins its workers before run() returns)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def main() -> int:
@@ -116,7 +125,7 @@ def main() -> int:
         name, _, folder = spec.partition("=")
         work.append((Tree(name, "", "", (), (".",), (".",)), Path(folder).resolve()))
     header = f"{'tree':22} {'files':>6} {'analyzed':>8} {'crashed':>7} {'refused':>7} {'parse loss':>10} " \
-             f"{'token stmts':>11} {'findings':>8} {'ms/file':>8}"
+             f"{'token stmts':>11} {'findings':>8} {'ms/file':>8} {'cpu ms/file':>11}"
     print(header)
     print("-" * len(header))
     crashes = []
@@ -124,7 +133,8 @@ def main() -> int:
         row = analyze(base, tree, args.jobs, args.limit)
         crashes += row["crashed"]
         print(f"{tree.name:22} {row['files']:>6} {row['analyzed']:>8} {len(row['crashed']):>7} {row['refused']:>7} "
-              f"{row['loss']:>10} {row['recovered']:>11} {row['findings']:>8} {row['ms']:>8.0f}", flush=True)
+              f"{row['loss']:>10} {row['recovered']:>11} {row['findings']:>8} {row['ms']:>8.0f} {row['cpu_ms']:>11.0f}",
+              flush=True)
     for r in crashes:
         print(f"crashed: {r.error.splitlines()[0][:240]}")
     return 1 if crashes else 0

@@ -20,13 +20,13 @@ import shlex
 import stat
 import sys
 import tempfile
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
 import clang.cindex as ci
 
-from porter import __version__
+from porter import __version__, preamble
 from porter.analysis import SOURCE_SUFFIXES
 from porter.facts import (CrossLaneCall, Diagnostic, FileFacts, Function, IntLiteral, Launch, Loc, MacroDef,
                           MacroUse, Node, Param, Recovered, SharedAccess, SharedDecl, Skipped, split_lines)
@@ -298,21 +298,8 @@ def _base_args(config: ParseConfig) -> list[str]:
             "-isystem", str(STUB_RESOURCE), "-isystem", str(STUB_INCLUDE)]
 
 
-_PCH_HEADER = """// porter precompiled header: the HIP stub and the standard headers hipified code includes most
-#include <porter_hip_stub.h>
-#include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <cmath>
-#include <cfloat>
-#include <climits>
-#include <algorithm>
-#include <vector>
-#include <string>
-#include <memory>
-#include <iostream>
-"""
+_PCH_HEADER = "// porter precompiled header: the HIP stub and the standard headers hipified code includes most\n" \
+    "#include <porter_hip_stub.h>\n" + "".join(f"#include <{h}>\n" for h in preamble.PRECOMPILED)
 
 
 def precompiled_header(config: ParseConfig, broken: Path | None = None) -> Path | None:
@@ -505,16 +492,165 @@ def _pch_failed(tu: ci.TranslationUnit) -> bool:
     return any(d.severity >= ci.Diagnostic.Error and _PCH_ERROR.search(d.spelling) for d in tu.diagnostics)
 
 
+# ------------------------------------------------------------------------------------- precompiled preambles
+
+@dataclass(frozen=True)
+class Preamble:
+    """What a unit parsed with a precompiled preamble needs to be read as the usual parse would be."""
+
+    virtual: str                  # the PCH's header: its #defines are the command line's -D macros
+    included: tuple[str, ...]     # files the file's own include lines read, in order (the unit does not list them)
+    hidden: frozenset[str]        # "file:line:col" of the macros porter's header defines: its PCH records none
+    defines: frozenset[str]       # the -D macros: of the predefined ones, the only the usual parse records
+
+
+def _parse_preamble(path: Path, config: ParseConfig, data: bytes) -> tuple[ci.TranslationUnit, Preamble] | None:
+    """Parse with the file's leading includes precompiled (config.preamble_includes of them, shared by several
+    files of the run, see analysis.run): the directives are blanked in the text libclang reads (lines and columns
+    unchanged) and come from a PCH of porter's header followed by them, built by the first worker that needs it.
+    None: parse the usual way (no PCH could be had, another worker is building it, or it did not load)."""
+    spans = preamble.leading_includes(data)[:config.preamble_includes]
+    user = _user_args(config)
+    if user is None or len(spans) != config.preamble_includes:
+        return None
+    header = _preamble_header(user, [data[a:b].decode() for a, b in spans])
+    key = hashlib.sha256(json.dumps([_base_args(config), user, header, os.path.dirname(str(path)), os.getcwd(),
+                                     __version__, ci.__file__]).encode()
+                         + (STUB_INCLUDE / "porter_hip_stub.h").read_bytes()).hexdigest()[:20]
+    # the header lives (virtually) in the file's folder, so that `#include "x.h"` finds what it found there
+    virtual = os.path.join(os.path.dirname(_clang_name(path)), f".porter-preamble-{key}.h")
+    pch = Path(config.preamble_dir) / f"{key}.pch"
+    listing = _ensure_preamble(pch, virtual, header, config, user)
+    if listing is None:
+        return None
+    unsaved = [(_clang_name(path), preamble.blanked(data, spans)), (virtual, header)]
+    try:
+        tu = ci.Index.create(excludeDecls=True).parse(_clang_name(path), args=build_args(path, config, pch),
+                                                      unsaved_files=unsaved, options=_PARSE_OPTIONS)
+    except ci.TranslationUnitLoadError:
+        return None
+    if _pch_failed(tu):
+        return None
+    defines = frozenset(v.partition("=")[0] for f, v in zip(user[::2], user[1::2]) if f == "-D")
+    return tu, Preamble(virtual, tuple(listing["user"]), frozenset(listing["porter"]), defines)
+
+
+def _user_args(config: ParseConfig) -> list[str] | None:
+    """The arguments after porter's own, when they are only -I/-isystem/-D pairs (what a preamble PCH can be
+    built with exactly); None otherwise (a compile database gives each file its own)."""
+    if config.compile_db:
+        return None
+    args = build_args(Path("."), config, None)[len(_base_args(config)) + 2:]   # after `-include porter_hip_stub.h`
+    pairs = list(zip(args[::2], args[1::2]))
+    if len(args) % 2 or any(flag not in ("-I", "-isystem", "-D") or "\n" in value for flag, value in pairs):
+        return None
+    return args
+
+
+def _preamble_header(user: list[str], directives: list[str]) -> str:
+    """porter's PCH header, then the command line's -D macros as #defines (porter's header was precompiled
+    without them), then the file's include directives."""
+    defines = []
+    for flag, value in zip(user[::2], user[1::2]):
+        if flag == "-D":
+            name, eq, body = value.partition("=")
+            defines.append(f"#define {name} {body if eq else '1'}\n")
+    return _PCH_HEADER + "".join(defines) + "".join(d + "\n" for d in directives)
+
+
+def _ensure_preamble(pch: Path, virtual: str, header: str, config: ParseConfig, user: list[str]
+                     ) -> dict[str, list[str]] | None:
+    """The listing of the preamble PCH `pch` (building both first if needed), or None when it cannot be used."""
+    listing = pch.with_suffix(".json")
+    try:
+        if not listing.is_file():
+            with open(pch.with_suffix(".lock"), "a") as lock:
+                try:
+                    fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    return None   # another worker is building it: parse this file the usual way
+                if not listing.is_file():
+                    _build_preamble(pch, virtual, header, config, user)
+        found = json.loads(listing.read_text())
+    except (OSError, ValueError):
+        return None
+    return found if isinstance(found, dict) and pch.is_file() else None
+
+
+def _build_preamble(pch: Path, virtual: str, header: str, config: ParseConfig, user: list[str]) -> None:
+    """Build the PCH, then its listing (what Preamble records); a refusal is a listing without a PCH, so that no
+    worker tries again. Refused when the PCH would not be what the usual parse sees: a diagnostic on the file's
+    own include lines (they are the file's diagnostics), a fatal error, porter's header reading a file of a user
+    include folder (one that shadows a standard header)."""
+    tmp = pch.with_suffix(f".{os.getpid()}.tmp")
+    listing: object = "refused"
+    try:
+        tu = ci.Index.create().parse(virtual, args=_base_args(config) + user, unsaved_files=[(virtual, header)],
+                                     options=_PARSE_OPTIONS | ci.TranslationUnit.PARSE_INCOMPLETE)
+        first_user_line = _PCH_HEADER.count("\n") + sum(ln.startswith("#define ") for ln in header.splitlines()) + 1
+        clean = not any(d.severity >= ci.Diagnostic.Fatal or d.severity >= ci.Diagnostic.Warning and
+                        d.location.file is not None and d.location.file.name == virtual for d in tu.diagnostics)
+        includes = list(tu.get_includes())
+        split = next((i for i, inc in enumerate(includes) if inc.depth == 1 and inc.source is not None
+                      and inc.source.name == virtual and inc.location.line >= first_user_line), len(includes))
+        hidden = _porter_macros(tu, virtual, first_user_line)
+        if clean and not _shadowed([inc.include.name for inc in includes[:split]], user, virtual):
+            tu.save(str(tmp))
+            os.replace(tmp, pch)
+            listing = {"porter": hidden, "user": [inc.include.name for inc in includes[split:]]}
+    except (ci.TranslationUnitLoadError, ci.TranslationUnitSaveError):
+        pass
+    finally:
+        tmp.unlink(missing_ok=True)
+    out = pch.with_suffix(f".{os.getpid()}.json.tmp")
+    out.write_text(json.dumps(listing))
+    os.replace(out, pch.with_suffix(".json"))
+
+
+def _porter_macros(tu: ci.TranslationUnit, virtual: str, first_user_line: int) -> list[str]:
+    """"file:line:col" of the macros porter's header defines (the preprocessing record is in translation order:
+    they come before the first of the file's include lines), less those the include lines define again (a
+    standard header read twice): a use after them refers to the later definition, which the usual parse records."""
+    ours: set[str] = set()
+    theirs: set[str] = set()
+    into = ours
+    for c in _children(tu.cursor):
+        kind = _kind(c)
+        if kind == "INCLUSION_DIRECTIVE" and into is ours:
+            loc = c.location
+            if loc.line >= first_user_line and loc.file is not None and loc.file.name == virtual:
+                into = theirs
+        elif kind == "MACRO_DEFINITION":
+            loc = c.location
+            name = loc.file.name if loc.file is not None else ""
+            if name != virtual:   # the -D macros: the usual parse has them from the command line, recorded
+                into.add(f"{name}:{loc.line}:{loc.column}")
+    return sorted(ours - theirs)
+
+
+def _shadowed(ours: list[str], user: list[str], virtual: str) -> bool:
+    """True when porter's header read a file of a user include folder or of the file's own folder: one that
+    shadows a standard header, which porter's PCH was built without."""
+    folders = [os.path.realpath(v) for f, v in zip(user[::2], user[1::2]) if f != "-D"]
+    folders.append(os.path.realpath(os.path.dirname(virtual) or "."))
+    for name in ours:
+        real = os.path.realpath(name)
+        if any(real == f or real.startswith(f + os.sep) for f in folders):
+            return True
+    return False
+
+
 def analyze_file(path: Path, config: ParseConfig) -> FileFacts:
     """Read, parse and extract one file."""
     text = check_readable(path, config)
-    tu = parse(path, config)
+    got = _parse_preamble(path, config, text.encode()) if config.preamble_dir else None
+    tu, pre = got if got is not None else (parse(path, config), None)
     # extract() recurses once per nesting level (3 Python frames each): allow ~2,000 levels (measured safe on an
     # 8 MiB C stack up to ~6,000), and report deeper code by name instead of a RecursionError traceback.
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, _RECURSION_LIMIT))
     try:
-        return extract(tu, path, config.target, text)
+        return extract(tu, path, config.target, text, pre)
     except (RecursionError, ctypes.ArgumentError) as exc:
         # ctypes reports a RecursionError hit while converting an argument as ArgumentError
         if not isinstance(exc, RecursionError) and "RecursionError" not in str(exc):
@@ -541,8 +677,9 @@ def _is_int_type(spelling: str) -> bool:
 
 
 class _Extractor:
-    def __init__(self, tu: ci.TranslationUnit, path: Path, target: str, text: str) -> None:
+    def __init__(self, tu: ci.TranslationUnit, path: Path, target: str, text: str, pre: Preamble | None) -> None:
         self.tu = tu
+        self.pre = pre
         self.path = str(path)
         self.target = target
         self.main_file = tu.get_file(_clang_name(path))
@@ -646,12 +783,17 @@ class _Extractor:
             if kind == "MACRO_DEFINITION":
                 self._macro_def(c)
             elif kind == "MACRO_INSTANTIATION":
+                ref = _referenced(c)
+                where = ref.location.file.name if ref is not None and ref.location.file is not None else None
+                if self.pre is not None and self._hidden_macro(_spelling(c), ref, where):
+                    continue   # defined in porter's PCH, which records no macros: the usual parse sees no use
+                if self.pre is not None and where == self.pre.virtual:
+                    where = None   # a -D macro: the usual parse has it from the command line
                 _, line, col = _file_line_col(c.location)
                 self.macro_at[(line, col)] = _spelling(c)
                 self.macro_uses.append(MacroUse(_spelling(c), Loc(self.path, line, col)))
-                ref = _referenced(c)
-                if ref is not None and _spelling(c) not in self.macros and ref.location.file is not None \
-                        and not ref.location.file.name.startswith(str(STUB_INCLUDE)):
+                if ref is not None and _spelling(c) not in self.macros and where is not None \
+                        and not where.startswith(str(STUB_INCLUDE)):
                     self._macro_def(ref)
         diags = self._diagnostics()
         self.errors = [d for d in diags if d.severity in ("error", "fatal") and d.loc.line > 1 or
@@ -679,6 +821,14 @@ class _Extractor:
                          int_bits=tuple(sorted(_INT_BITS.items())),
                          project_cross_lane=tuple(self.project_cross_lane), recovered=tuple(self.recovered),
                          skipped=tuple(self.skipped), lines=self.lines)
+
+    def _hidden_macro(self, name: str, ref: ci.Cursor | None, where: str | None) -> bool:
+        """With a precompiled preamble: a macro the usual parse has from porter's PCH (which has no
+        preprocessing record), where it records no expansion: porter's headers and clang's predefined macros."""
+        assert self.pre is not None
+        if where is None:
+            return name not in self.pre.defines
+        return ref is not None and f"{where}:{ref.location.line}:{ref.location.column}" in self.pre.hidden
 
     def _macro_def(self, c: ci.Cursor) -> None:
         tokens = [t.spelling for t in c.get_tokens()]
@@ -1268,17 +1418,20 @@ class _Extractor:
         such a file could echo any readable file into a CI log."""
         roots = [Path(self.path).resolve().parent, Path.cwd(), STUB_INCLUDE, STUB_RESOURCE, Path("/usr/include"),
                  Path("/usr/lib/gcc"), Path("/usr/local/include")]
-        for inc in self.tu.get_includes():
-            name = Path(inc.include.name).resolve()
+        listed = [inc.include.name for inc in self.tu.get_includes()]
+        for included in [*self.pre.included, *listed] if self.pre is not None else listed:
+            name = Path(included).resolve()
             if not any(name.is_relative_to(r) for r in roots):
                 return str(name)
         return ""
 
 
-def extract(tu: ci.TranslationUnit, path: Path, target: str, text: str) -> FileFacts:
+def extract(tu: ci.TranslationUnit, path: Path, target: str, text: str, pre: Preamble | None = None
+            ) -> FileFacts:
+    """`pre`: the unit was parsed with a precompiled preamble (_parse_preamble)."""
     _TYPE_SPELLINGS.clear()  # keyed by pointers into this translation unit's AST
     _INT_BITS.clear()
-    facts = replace(_Extractor(tu, path, target, text).run(), sha256=hashlib.sha256(text.encode()).hexdigest())
+    facts = replace(_Extractor(tu, path, target, text, pre).run(), sha256=hashlib.sha256(text.encode()).hexdigest())
     return _mark_writes(facts)
 
 

@@ -15,6 +15,8 @@ class ParseConfig:
     use_pch: bool = True
     max_file_bytes: int = 8 * 1024 * 1024
     extra_args: tuple[str, ...] = field(default=())
+    preamble_dir: str = ""          # where this run's shared preamble PCHs live (see porter/preamble.py)
+    preamble_includes: int = 0      # how many of the file's leading includes to take from one
 
 
 def make_config(**kwargs: object) -> ParseConfig:
