@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from porter.findings import Finding
+from porter.targets import DEFAULT_TARGET
 
 SOURCE_SUFFIXES = (".hip", ".cu", ".cuh", ".cpp", ".cc", ".cxx", ".h", ".hpp", ".hh")
 SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", "build", "__pycache__", ".venv", ".tox"}
@@ -251,7 +252,7 @@ class AnalysisError(Exception):
 @dataclass(frozen=True)
 class Options:
     """What to analyze for, as `porter analyze`'s options say it (porter.cli.analyze builds one)."""
-    target: str = "gfx942"
+    target: str = DEFAULT_TARGET
     exclude: tuple[str, ...] = ()
     include_dirs: tuple[str, ...] = ()
     defines: tuple[str, ...] = ()

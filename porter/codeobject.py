@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Mapping
 
-from porter.targets import Target, load_target
+from porter.targets import DEFAULT_TARGET, Target, load_target
 from porter.toolchain import Toolchain, ToolchainError, find_toolchain, supported_archs
 
 REMARK_FLAG = "-Rpass-analysis=kernel-resource-usage"
@@ -119,7 +119,7 @@ def compile_hip(source: Path | str, output: Path | str | None = None, *, toolcha
                 arch: str | None = None, hip_runtime: bool = False, tilelang: bool | None = None,
                 include_dirs: Iterable[Path | str] = (), defines: Iterable[str] = (),
                 extra_flags: Iterable[str] = (), dyn_lds: int | Mapping[str, int] = 0,
-                target: str = "gfx942") -> CodeObject:
+                target: str = DEFAULT_TARGET) -> CodeObject:
     """Compile one HIP file for `arch` (default: the target's toolchain_arch) and return the facts of every
     kernel in it, judged against `target`'s occupancy and limits.
 
@@ -304,7 +304,7 @@ def build_facts(notes: list[dict[str, str]], remarks: dict[str, dict[str, str]],
         dyn = int(dyn_lds.get(name.split("(")[0], dyn_lds.get(symbol, 0))) if isinstance(dyn_lds, Mapping) \
             else int(dyn_lds)
         static_lds = int(meta.get("group_segment_fixed_size", 0))
-        wg = int(meta.get("max_flat_workgroup_size", 1024))
+        wg = int(meta.get("max_flat_workgroup_size", target.max_threads_per_block))
         vgpr_count = int(meta.get("vgpr_count", 0))
         waves, limit = occupancy(vgpr_count, static_lds + dyn, wg, target)
         arch_vgprs = int(rem["VGPRs"]) if "VGPRs" in rem else vgpr_count - int(meta.get("agpr_count", 0))

@@ -31,7 +31,7 @@ from typing import Any
 
 from porter.emulate.sizing import walk
 from porter.findings import Finding
-from porter.targets import Target, load_target
+from porter.targets import DEFAULT_TARGET, Target, load_target
 
 GRID = 2                     # blocks per synthesized launch
 ARRAY_FACTOR = 4             # pointer arguments hold ARRAY_FACTOR * threads elements (x4 more on the retry)
@@ -68,7 +68,7 @@ class _Plan:
 
 # ------------------------------------------------------------------------------------------------ public API
 
-def confirm(findings: list[Finding], results: Iterable[Any], *, config: Any, target: str = "gfx942",
+def confirm(findings: list[Finding], results: Iterable[Any], *, config: Any, target: str = DEFAULT_TARGET,
             default_block: tuple[int, int, int] = (256, 1, 1), timeout: float = DEFAULT_TIMEOUT,
             jobs: int | None = None, seed: int = 0,
             progress: Callable[[int, int, str], None] | None = None) -> list[Finding]:

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from porter.targets import DEFAULT_TARGET
+
 
 @dataclass(frozen=True)
 class ParseConfig:
-    target: str = "gfx942"
+    target: str = DEFAULT_TARGET
     include_dirs: tuple[str, ...] = ()
     defines: tuple[str, ...] = ()
     compile_db: str | None = None

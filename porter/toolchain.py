@@ -515,7 +515,8 @@ def status(prefix: Path | None = None, probe_nvidia: bool = True) -> ToolchainSt
     known = supported_archs(tc) if tc is not None else set()
     for arch in sorted({t.toolchain_arch for t in amd_targets()}):
         if tc is None:
-            caps.append(Capability(f"compile-{arch}", False, "no toolchain: run `porter toolchain setup` or install ROCm"))
+            caps.append(Capability(f"compile-{arch}", False,
+                                   "no toolchain: run `porter toolchain setup` or install ROCm"))
         elif arch not in known:
             caps.append(Capability(f"compile-{arch}", False, f"{tc.clang} does not know {arch} (a newer LLVM does)"))
         else:

@@ -13,6 +13,7 @@ from porter.cli import EXIT_INTERNAL
 from porter.findings import SEVERITIES, severity_rank
 from porter.fsutil import RefusedOverwrite, refuse_inputs
 from porter.output import FORMATS, render
+from porter.targets import DEFAULT_TARGET
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -24,7 +25,7 @@ def _targets() -> list[str]:
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
-@click.option("--target", default="gfx942", show_default=True, type=click.Choice(_targets()),
+@click.option("--target", default=DEFAULT_TARGET, show_default=True, type=click.Choice(_targets()),
               help="GPU to check against (its wavefront width and LDS model).")
 @click.option("--exclude", multiple=True, metavar="GLOB",
               help="Leave out files or folders matching GLOB (repeatable): a name (vendor), a relative path "

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from porter.targets import config_targets
+from porter.targets import DEFAULT_TARGET, config_targets, load_target
 
 
 def _parse_param(text: str) -> tuple[str, str]:
@@ -24,7 +24,8 @@ def _parse_param(text: str) -> tuple[str, str]:
               help="Kernel to convert (repeatable; NAME<args> picks one template instantiation). Default: all.")
 @click.option("-o", "--output-dir", default="porter-out", show_default=True, type=click.Path(file_okay=False),
               help="Folder for the generated modules (one NAME.py per kernel).")
-@click.option("--target", type=click.Choice(config_targets()), default="gfx942", show_default=True,
+@click.option("--target", type=click.Choice(config_targets()), default=load_target(DEFAULT_TARGET).configs,
+              show_default=True,
               help="Target whose tuning config the module defaults to (every target's configs are embedded).")
 @click.option("--template", "family", default=None, metavar="FAMILY",
               help="Use this template family instead of the recognized one (see --list-templates).")

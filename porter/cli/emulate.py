@@ -12,6 +12,8 @@ from typing import Any
 import click
 import numpy as np
 
+from porter.targets import DEFAULT_TARGET, load_target
+
 _INPUTS_HELP = """\b
 Kernel arguments, NAME=SPEC, comma-separated or with --inputs repeated:
   n=1024                      a scalar (converted to the parameter's type)
@@ -137,7 +139,8 @@ def _save(folder: Path, name: str, a: np.ndarray, force: bool) -> None:
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--kernel", "-k", required=True, help="Kernel name; a template needs its arguments: 'reduce<256>'.")
 @click.option("--grid", required=True, help="Grid size X[,Y[,Z]].")
-@click.option("--block", required=True, help="Block size X[,Y[,Z]] (at most 1024 threads).")
+@click.option("--block", required=True, help=f"Block size X[,Y[,Z]] (at most "
+              f"{load_target(DEFAULT_TARGET).max_threads_per_block} threads).")
 @click.option("--warp-size", type=click.Choice(["64", "32"]), default="64", show_default=True,
               help="Wavefront size to emulate (64: gfx942).")
 @click.option("--shared", "shared", type=int, default=0, show_default=True, help="Dynamic shared memory bytes.")

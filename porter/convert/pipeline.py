@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from porter.targets import DEFAULT_TARGET, load_target
+
 EXIT_OK, EXIT_NOT_CONVERTED, EXIT_USAGE = 0, 1, 2
 
 
@@ -72,15 +74,16 @@ def parse(path: Path, include_dirs: tuple[str, ...] = (), defines: tuple[str, ..
     from porter.frontend_config import make_config
     from porter.pool import Failure, imap
 
-    config = make_config(target="gfx942", include_dirs=include_dirs, defines=defines)
+    config = make_config(target=DEFAULT_TARGET, include_dirs=include_dirs, defines=defines)
     (result,) = list(imap(_parse_worker, [(path, config)], 1, timeout))
     return f"{path}: {result.reason}" if isinstance(result, Failure) else result
 
 
 def convert_kernel(facts: Any, name: str, file: str, *, output_dir: str | Path, family: str | None = None,
-                   target: str = "gfx942", config: str | None = None, overrides: dict[str, str] | None = None,
+                   target: str | None = None, config: str | None = None, overrides: dict[str, str] | None = None,
                    dry_run: bool = False, force: bool = False) -> Converted:
-    """Recognize kernel `name` of the parsed `file`, render its module and write it to output_dir/NAME.py."""
+    """Recognize kernel `name` of the parsed `file`, render its module and write it to output_dir/NAME.py.
+    target: the tile-config key the module defaults to (default: the default target's)."""
     from porter.convert.binding import Refusal, attention_sizes, original_record
     from porter.convert.params import DtypeError, ParamError
     from porter.convert.recognize import UnknownKernel, kernels, recognize
@@ -123,7 +126,8 @@ def convert_kernel(facts: Any, name: str, file: str, *, output_dir: str | Path, 
         for key, raw in overrides.items():
             params[key] = typed_param(chosen.family, key, raw)
         line = next((f.loc.line for f in facts.functions if f.name == base), None)
-        text = render(chosen.family, params, target=target, config=config, original=record,
+        text = render(chosen.family, params, target=target or load_target(DEFAULT_TARGET).configs, config=config,
+                      original=record,
                       source_info={"file": path.name, "kernel": name, "line": line, "launch": launch})
     except ParamError as exc:
         report.update(status="error", error=str(exc))

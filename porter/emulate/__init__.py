@@ -27,6 +27,7 @@ import numpy as np
 
 from porter.emulate.build import (CompileError, KernelLib, Param, build_kernel, make_tempdir, runner_env,
                                   runner_path, sandboxed)
+from porter.targets import DEFAULT_TARGET, load_target
 
 __all__ = ["run_kernel", "run_launcher", "differential", "kernel_signature", "KernelOutputs", "DiffReport", "OutputDiff", "Param",
            "EmulationError", "CompileError", "DeadlockError", "MemoryFault", "KernelCrash", "KernelTimeout"]
@@ -199,11 +200,10 @@ def run_launcher(source_path: str | os.PathLike[str], launcher: str, args: Seque
 
 # The GPU whose launch limits (threads per block, LDS per workgroup) the emulator enforces and reports through
 # hipGetDeviceProperties; the wave size is chosen per run.
-EMULATED_TARGET = "gfx942"
+EMULATED_TARGET = DEFAULT_TARGET
 
 
 def _limits_line() -> str:
-    from porter.targets import load_target
     t = load_target(EMULATED_TARGET)
     return f"limits {t.max_threads_per_block} {t.lds_bytes_per_workgroup} {t.name}"
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from porter.launch_grammar import OPS, SCALAR_CTYPES, check_expr
+from porter.targets import DEFAULT_TARGET
 
 SCHEMA = 1
 BINDS = ("case", "shape", "const")
@@ -204,7 +205,7 @@ def emulate(source: str | os.PathLike[str], launch: Launch, warp_size: int = 64,
     return {n: by_name[n] for n in launch.outputs if n in by_name}
 
 
-def facts_of(path: str | os.PathLike[str], config: Any = None, target: str = "gfx942") -> dict:
+def facts_of(path: str | os.PathLike[str], config: Any = None, target: str = DEFAULT_TARGET) -> dict:
     """porter's Facts (as a JSON dict) of one file, extracted in a worker process like `porter analyze`.
     Raises SpecError when the file does not parse."""
     import multiprocessing

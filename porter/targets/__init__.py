@@ -16,6 +16,7 @@ from typing import Any
 
 _DIR = Path(__file__).resolve().parent
 VENDORS = ("amd", "nvidia")
+DEFAULT_TARGET = "gfx942"   # what porter analyzes, converts, compiles and emulates for unless told otherwise
 
 
 class TargetError(ValueError):

@@ -1,9 +1,10 @@
-"""The code-object section of a verify report (gfx942 unless told another AMD target): lower the generated kernel to HIP with TileLang, compile it to a real
-code object (porter.codeobject, toolchain from porter.toolchain) and read registers, spills, scratch, LDS,
-occupancy and the instruction mix; optionally the hipified original the same way, for a side-by-side table.
+"""The code-object section of a verify report (the default target unless told another AMD target): lower the
+generated kernel to HIP with TileLang, compile it to a real code object (porter.codeobject, toolchain from
+porter.toolchain) and read registers, spills, scratch, LDS, occupancy and the instruction mix; optionally the
+hipified original the same way, for a side-by-side table.
 
-Errors (spills, LDS over the target's per-workgroup limit, wrong wave size) fail the check; scratch without spills is a
-warning (a private array indexed at run time: slow, not wrong).
+Errors (spills, LDS over the target's per-workgroup limit, wrong wave size) fail the check; scratch without spills
+is a warning (a private array indexed at run time: slow, not wrong).
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Sequence
 
-DEFAULT_TARGET = "gfx942"
+from porter.targets import DEFAULT_TARGET
+
 
 
 def _facts_dict(k) -> dict[str, Any]:
