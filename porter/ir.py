@@ -276,6 +276,10 @@ class FileView:
         for v in self.helpers:
             self._helpers_by_name.setdefault(v.fn.name, []).append(v)
 
+    def helper(self, call: Node) -> FunctionView | None:
+        """The header function a call names, when the frontend resolved the call to that instantiation."""
+        return next((v for v in self._helpers_by_name.get(call.op, []) if call.ref and v.fn.usr == call.ref), None)
+
     def helper_chain(self, call: Node) -> list[FunctionView]:
         """The header function a call names (the exact instantiation where known) and the header functions it
         calls in turn, transitively."""

@@ -150,6 +150,32 @@ def test_block_from_host_variables_and_constexpr_bounds() -> None:
         in f.message
 
 
+def test_header_helper_access_takes_the_helpers_width_and_direction(tmp_path: Path) -> None:
+    # store16 / load16 make one 16-byte access through their pointer: judged at the call, as ds_write_b128 /
+    # ds_read_b128; the same helper on global memory, or a helper that moves its pointer first, is no LDS access
+    (tmp_path / "mem.h").write_text(
+        '#pragma once\n#include "hip/hip_runtime.h"\n'
+        "__device__ inline void store16(float* p, float4 v) { *reinterpret_cast<float4*>(p) = v; }\n"
+        "__device__ inline float4 load16(const float* p) { return *reinterpret_cast<const float4*>(p); }\n"
+        "__device__ inline float second(const float* p) { p += 64; return p[0]; }\n")
+    path = kernel_file(tmp_path, '#include "mem.h"',
+                       "__global__ void k(const float* g, float4* o) {",
+                       "  __shared__ float s[4096];",
+                       "  store16(s + threadIdx.x * 8, o[threadIdx.x]);",
+                       "  __syncthreads();",
+                       "  o[threadIdx.x] = load16(s + threadIdx.x * 16);",
+                       "  o[threadIdx.x + 64] = load16(g + threadIdx.x * 16);",
+                       "  o[0].x = second(s + threadIdx.x * 32);",
+                       "}",
+                       "void h(const float* g, float4* o) { k<<<1, 64>>>(g, o); }")
+    findings = run(path)
+    assert "write of 's' (ds_write_b128, 16 B per lane)" in at(findings, "LDS-001", 5).message
+    # 16 dwords per lane: lanes 0, 2 of the {0-3,20-23} group share banks 0-3, and so do 20, 22
+    assert "read of 's' (ds_read_b128, 16 B per lane)" in at(findings, "LDS-001", 7).message
+    assert {f.line for f in findings if f.rule_id.startswith("LDS")} == {5, 7}
+    assert all(Path(f.path).name == "k.hip" for f in findings)
+
+
 def test_conflict_names_the_instantiation(tmp_path: Path) -> None:
     # which template arguments conflict (a bool spelled as C++ does, not libclang's -1), and the launch's block
     path = kernel_file(tmp_path, "template <bool S, int N> __global__ void k(float* o) {",

@@ -8,7 +8,9 @@ values that only shift every lane's address equally do not change bank conflicts
 use makes the access undetermined, and such accesses are returned as `Unresolved` rather than guessed.
 
 The access walk reads function bodies directly (not FileFacts.shared_accesses) so that multi-dimensional
-subscripts, reinterpret casts of `&tile[r][c]` and pointer aliases are seen whole.
+subscripts, reinterpret casts of `&tile[r][c]` and pointer aliases are seen whole. A call of a project header's
+helper that dereferences a pointer parameter (`load128(smem + off)` with `*reinterpret_cast<const int4*>(p)`) is an
+access at the call site: the argument is followed like any pointer, the helper gives the width and the direction.
 """
 
 from __future__ import annotations
@@ -262,6 +264,17 @@ class _Ptr:
     depth: int = 0                   # subscripts applied to the array itself (arr[i] of a 2-D array: 1)
 
 
+@dataclass(frozen=True)
+class _Through:
+    """A dereference a helper makes of one of its pointer parameters: `*reinterpret_cast<const int4*>(p)`, `p[k]`."""
+    param: int                       # position of the pointer parameter
+    op: str                          # read | write
+    width: int                       # bytes per lane
+    step: int                        # bytes per unit of the subscript
+    index: int | None                # a constant subscript (0 for `*p`) ...
+    index_param: int | None          # ... or the position of the integer parameter that is the subscript
+
+
 @dataclass
 class _Loop:
     node: Node
@@ -298,6 +311,7 @@ class AccessWalker:
                 lhs = strip(n.children[0])
                 if lhs.kind == "ref":
                     self.mutations.setdefault(lhs.ref, []).append(n)
+        self._through: dict[str, list[_Through]] = {}   # helper usr -> its dereferences of pointer parameters
         self._loops: dict[int, _Loop | None] = {}
         self._loop_error: dict[int, str] = {}
         self.block_env = {"bdim.x": block[0], "bdim.y": block[1], "bdim.z": block[2]}
@@ -312,6 +326,9 @@ class AccessWalker:
                 continue
             if node.kind == "unop" and node.op == "&":
                 self._consume_chain(node.children[0] if node.children else node, consumed)
+                continue
+            if node.kind == "call" and node.ref:
+                self._helper_call(node, found, unresolved)
                 continue
             is_deref = node.kind == "unop" and node.op == "*" and bool(node.children)
             if node.kind != "index" and not is_deref:
@@ -333,6 +350,66 @@ class AccessWalker:
                     unresolved.append(Unresolved(decl, node, exc.reason))
                     break
         return found, unresolved
+
+    def _helper_call(self, call: Node, found: list[LdsAccess], unresolved: list[Unresolved]) -> None:
+        """The accesses a header helper makes through the shared pointers this call passes it, at the call."""
+        helper = file_view(self.facts).helper(call)
+        if helper is None:
+            return
+        through = self._through.get(helper.fn.usr)
+        if through is None:
+            through = self._through[helper.fn.usr] = AccessWalker(self.facts, helper, self.block,
+                                                                  self.wave_size)._derefs_of_params()
+        for t in through:
+            if t.param >= len(call.children):
+                continue
+            arg = call.children[t.param]
+            try:
+                p = self._pointer(arg, 0)
+                if p is None or not p.decl.dims:
+                    continue
+                index = t.index if t.index is not None else self.expr(call.children[t.index_param or 0])
+                found.append(self._finish(call, p.decl, t.op, t.width, _add(p.offset, _mul(index, t.step)), None))
+            except Undetermined as exc:
+                decl = self._shared_under(arg)
+                if decl is not None:
+                    unresolved.append(Unresolved(decl, call, exc.reason))
+
+    def _derefs_of_params(self) -> list[_Through]:
+        """This function's reads and writes through its own (never reassigned) pointer parameters, at a constant
+        subscript or one that is an integer parameter; what a call site needs to judge the access."""
+        out: list[_Through] = []
+        for node in self.view.nodes():
+            if node.kind == "unop" and node.op == "*" and node.children:
+                ptr, sub = _peel(node.children[0]), None
+            elif node.kind == "index" and len(node.children) == 2:
+                ptr, sub = _peel(node.children[0]), node.children[1]
+            else:
+                continue
+            base = _peel(ptr.children[0]) if ptr.kind == "cast" and ptr.children else ptr
+            pos = self._param(base, pointer=True)
+            if pos is None:
+                continue
+            index = self.view.const(sub) if sub is not None else 0
+            index_param = self._param(strip(sub), pointer=False) if sub is not None else None
+            if not isinstance(index, int) and index_param is None:
+                continue
+            try:
+                width = self._width(node, ptr, _SCALAR_BYTES.get(node.type.replace("const", "").strip(), 0))
+            except Undetermined:
+                continue
+            step = int(ptr.ref) if ptr.kind == "cast" and ptr.ref else width
+            for op in self._ops(node):
+                out.append(_Through(pos, op, width, step, index if isinstance(index, int) else None, index_param))
+        return out
+
+    def _param(self, node: Node, pointer: bool) -> int | None:
+        """The position of the parameter `node` names, when the function never assigns it."""
+        params = self.view.fn.params
+        pos = next((i for i, p in enumerate(params) if p.name == node.op), None) if node.kind == "ref" else None
+        if pos is None or node.ref in self.view.decls or node.ref in self.mutations or self.view.defs.get(node.ref):
+            return None
+        return pos if ("*" in params[pos].type) == pointer else None
 
     def _consume_chain(self, node: Node, consumed: set[int]) -> None:
         cur = node

@@ -1,0 +1,68 @@
+// LDS accesses made by a header's helpers (vec_helpers.h) through a pointer into __shared__ memory: judged at
+// the call, with the helper's width, like the same access written in place.
+#include "hip/hip_runtime.h"
+#include "vec_helpers.h"
+
+// Bug: two float4 per lane, 8 dwords apart (lane * 8 floats into an alias of the dynamic buffer): the
+// ds_read_b128 group {0-3, 20-23} puts lanes 0 and 20 on the same banks, and each ds_write_b128 group of 8 lanes
+// covers the banks twice: 2-way conflicts.
+__global__ void accumulate_strided(const float4* in, float4* out, int C) {
+  extern __shared__ float smem[];
+  float* acc = smem + C;
+  const int i = threadIdx.x * 8;
+  // expect: LDS-001
+  float4 a = load16(acc + i);
+  const float4 b = in[blockIdx.x * blockDim.x + threadIdx.x];
+  a.x += b.x;
+  a.y += b.y;
+  a.z += b.z;
+  a.w += b.w;
+  // expect: LDS-001
+  store16(acc + i, a);
+  __syncthreads();
+  out[blockIdx.x * blockDim.x + threadIdx.x] = a;
+}
+
+// The same with one float4 per lane, contiguous: every b128 group covers all 32 banks once.
+__global__ void accumulate_contiguous(const float4* in, float4* out, int C) {
+  extern __shared__ float smem[];
+  float* acc = smem + C;
+  // ok: LDS-001
+  float4 a = load16(acc + threadIdx.x * 4);
+  const float4 b = in[blockIdx.x * blockDim.x + threadIdx.x];
+  a.x += b.x;
+  // ok: LDS-001
+  store16(acc + threadIdx.x * 4, a);
+  __syncthreads();
+  out[blockIdx.x * blockDim.x + threadIdx.x] = a;
+}
+
+// Bug: a column of a 32x32 tile read through the helper's subscript: 32 lanes, one bank.
+__global__ void column_through_helper(const float* in, float* out) {
+  __shared__ float tile[32 * 32];
+  // ok: LDS-001
+  tile[threadIdx.x] = in[blockIdx.x * 1024 + threadIdx.x];
+  __syncthreads();
+  // expect: LDS-001
+  const float col = load_at(tile, (threadIdx.x % 32) * 32);
+  // ok: LDS-001
+  const float row = load_at(tile, threadIdx.x);
+  out[blockIdx.x * 1024 + threadIdx.x] = col + row;
+}
+
+// A subscript loaded from memory: the lanes' addresses cannot be derived, so the call gets a note, not a guess.
+__global__ void gather_through_helper(const int* idx, float4* out) {
+  __shared__ float buf[1024];
+  // ok: LDS-001
+  buf[threadIdx.x] = 0.0f;
+  __syncthreads();
+  // expect: LDS-000
+  out[threadIdx.x] = load16(buf + idx[threadIdx.x] * 4);
+}
+
+void launch_helpers(const float4* in4, float4* out4, const float* in, float* out, int C) {
+  accumulate_strided<<<64, 256, 2 * C * sizeof(float)>>>(in4, out4, C);
+  accumulate_contiguous<<<64, 256, 2 * C * sizeof(float)>>>(in4, out4, C);
+  column_through_helper<<<64, 1024>>>(in, out);
+  gather_through_helper<<<64, 256>>>(reinterpret_cast<const int*>(in), out4);
+}
