@@ -18,7 +18,7 @@ SAMPLES = sorted(KERNELS.glob("*/*.hip"))
 # Samples porter must refuse rather than convert into something that computes otherwise, with the reason's gist.
 REFUSED = {
     "attention/attention_causal_tiled.hip": "'S' is both the query and the key sequence length",
-    "attention/attention_naive.hip": "it is fp32 attention",
+    "attention/attention_naive.hip": "do not show batch, heads, seq_q and seq_kv separately",   # B*H fused
     "elementwise/bias_act_naive.hip": "not converted",   # run-time `act` dispatch: no single template path
 }
 CONVERTED = [p for p in SAMPLES if str(p.relative_to(KERNELS)) not in REFUSED]

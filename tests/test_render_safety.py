@@ -85,7 +85,7 @@ def test_hostile_kernel_name_param_is_rejected(bad: object) -> None:
 @pytest.mark.parametrize("family,params,match", [
     ("gemm", {"dtype": "float16; import os"}, "dtype"),
     ("gemm", {"dtype": "int8"}, "dtype"),
-    ("attention", {"dtype": "float32"}, "dtype"),  # not in attention's dtype list
+    ("attention", {"dtype": "float64"}, "dtype"),  # not in attention's dtype list
     ("gemm", {"layout": "NN\nimport os"}, "layout"),
     ("gemm", {"layout": "nn"}, "layout"),
     ("row_reduce", {"op": "sum); import os; (x"}, "op"),

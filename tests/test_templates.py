@@ -163,6 +163,7 @@ VARIANTS = [
     ("transpose", {"dtype": "float32"}),
     ("softmax", {"dtype": "bfloat16", "scale": True, "mask": True}),
     ("row_reduce", {"op": "count_ge", "out_dtype": "int32", "dtype": "float16"}),
+    ("attention", {"dtype": "float32", "head_dim": 128}),
 ]
 
 
@@ -176,10 +177,11 @@ def test_variants_lower_for_gfx942(family: str, params: dict, tmp_path_factory: 
         assert ("mfma" in src.lower()) == (params.get("dtype") != "float32")
 
 
-def test_fp32_gemm_lowers_without_tensor_cores_for_sm_90a(tmp_path_factory: pytest.TempPathFactory) -> None:
-    module = generated(tmp_path_factory, "gemm", dtype="float32")
+@pytest.mark.parametrize("family", ["gemm", "attention"])
+def test_fp32_lowers_without_tensor_cores_for_sm_90a(family: str, tmp_path_factory: pytest.TempPathFactory) -> None:
+    module = generated(tmp_path_factory, family, dtype="float32")
     src = module.lower("sm_90a").kernel_source
-    assert not any(word in src for word in ("mma", "tf32", "wgmma")), "fp32 GEMM must not use TF32 tensor cores"
+    assert not any(word in src for word in ("mma", "tf32", "wgmma")), f"fp32 {family} must not use TF32 tensor cores"
 
 
 def test_every_enum_and_bool_value_renders_and_parses() -> None:

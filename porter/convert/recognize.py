@@ -490,9 +490,6 @@ def _candidates(f: Features, facts: FileFacts) -> list[Candidate]:
 def _attention_refusal(f: Features, dtype: str) -> str:
     """Why the attention template cannot take this kernel's sizes: it has batch, heads, seq_q and seq_kv as
     separate run-time sizes and head_dim fixed; porter does not split a fused size or equate two lengths."""
-    if dtype == "float32":
-        return ("it is fp32 attention: the attention template computes in fp16/bf16 (its fp32 products would run "
-                "on TF32 tensor cores, which changes the result), so porter refuses rather than change precision")
     if len(f.ints) == 1:
         return (f"its only size argument '{f.ints[0]}' is both the query and the key sequence length (seq_q = "
                 f"seq_kv) and batch x heads come from the grid; the attention template takes batch, heads, seq_q "
