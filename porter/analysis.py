@@ -112,6 +112,7 @@ def _walk(root: Path, exclude: tuple[str, ...] = ()) -> Iterator[str]:
 def analyze_one(req: Request) -> FileResult:
     """Worker entry point: parse, extract, run the rules. Never raises for a bad input file."""
     from porter.frontend import FrontendError, analyze_file
+    from porter.rule_context import RuleContext
     from porter.ruleset import run_rules, select_rules
     from porter.suppress import apply_ignores, with_fingerprints
     from porter.targets import load_target
@@ -138,7 +139,8 @@ def analyze_one(req: Request) -> FileResult:
                             f"recovered")
     for s in facts.skipped:
         result.notes.append(f"{s.loc}: {s.function}: {s.reason}")
-    findings = run_rules(facts, load_target(req.target), select_rules(req.select, req.ignore, req.explain),
+    ctx = RuleContext(facts, load_target(req.target))
+    findings = run_rules(ctx, select_rules(req.select, req.ignore, req.explain),
                          dict(req.params), notes=result.notes)
     findings = _weaken_recovered(findings, facts)
     result.coverage = coverage(facts)

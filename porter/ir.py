@@ -337,16 +337,3 @@ class FileView:
 
     def kernel_by_name(self, name: str) -> list[FunctionView]:
         return [v for v in self.by_name.get(name, []) if v.fn.kind == "kernel"]
-
-
-_cache: dict[int, tuple[FileFacts, FileView]] = {}
-
-
-def file_view(facts: FileFacts) -> FileView:
-    """One FileView per Facts object, shared by all matchers of a run (wave64 and LDS)."""
-    hit = _cache.get(id(facts))
-    if hit is None or hit[0] is not facts:
-        _cache.clear()
-        hit = (facts, FileView(facts))
-        _cache[id(facts)] = hit
-    return hit[1]

@@ -9,16 +9,16 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from porter.facts import FileFacts
 from porter.findings import CONFIDENCES, SEVERITIES, Finding, Match
 from porter.resources import data_dir
+from porter.rule_context import RuleContext
 from porter.targets import Target
 
 REQUIRED = ("id", "title", "category", "severity", "confidence", "matcher", "message", "why", "fix", "bad", "good")
 CATEGORIES = ("wave64", "lds")
 _TARGET_FIELDS = ("name", "vendor", "wave_size")
 
-Matcher = Callable[[FileFacts, Target, dict[str, Any]], Iterable[Match]]
+Matcher = Callable[[RuleContext, dict[str, Any]], Iterable[Match]]
 
 
 class RuleError(Exception):
@@ -100,22 +100,22 @@ def select_rules(select: Iterable[str] = (), ignore: Iterable[str] = (), explain
             and (explain or not r.explain_only)]
 
 
-def run_rules(facts: FileFacts, target: Target, rules: Iterable[Rule],
+def run_rules(ctx: RuleContext, rules: Iterable[Rule],
               overrides: dict[str, Any] | None = None, notes: list[str] | None = None) -> list[Finding]:
     """`overrides` replace rule params of the same name (command-line options such as default_block). With
     `notes`, a rule whose matcher fails (a porter bug) costs that rule only: its findings in this file are
     dropped and a note naming the rule is appended; without it the exception propagates."""
     findings: dict[tuple, Finding] = {}
     for rule in rules:
-        if not rule.applies(target):
+        if not rule.applies(ctx.target):
             continue
         params = {**rule.params, **{k: v for k, v in (overrides or {}).items() if k in rule.params}}
         try:
-            found = _rule_findings(facts, target, rule, params)
+            found = _rule_findings(ctx, rule, params)
         except Exception as exc:  # noqa: BLE001 - contained to this rule, reported as a note
             if notes is None:
                 raise
-            notes.append(f"{facts.path}: {rule.id} not checked: porter's matcher {rule.matcher} failed "
+            notes.append(f"{ctx.facts.path}: {rule.id} not checked: porter's matcher {rule.matcher} failed "
                          f"({type(exc).__name__}: {str(exc)[:120]}); please report it")
             continue
         for f in found:
@@ -124,16 +124,16 @@ def run_rules(facts: FileFacts, target: Target, rules: Iterable[Rule],
     return sorted(findings.values(), key=Finding.sort_key)
 
 
-def _rule_findings(facts: FileFacts, target: Target, rule: Rule, params: dict[str, Any]) -> list[Finding]:
+def _rule_findings(ctx: RuleContext, rule: Rule, params: dict[str, Any]) -> list[Finding]:
     out = []
-    for m in rule.matcher_fn()(facts, target, params):
+    for m in rule.matcher_fn()(ctx, params):
         try:
             message = rule.message.format(**m.args)
         except (KeyError, IndexError) as exc:
             raise RuleError(f"{rule.path}: message needs {exc} which matcher {rule.matcher} did not give") from exc
         fix = m.suggestion or rule.fix.splitlines()[0]
         out.append(Finding(rule_id=rule.id, category=rule.category, severity=m.severity or rule.severity,
-                           confidence=m.confidence or rule.confidence, path=facts.path, line=m.loc.line,
+                           confidence=m.confidence or rule.confidence, path=ctx.facts.path, line=m.loc.line,
                            col=m.loc.col, end_line=m.loc.end_line or m.loc.line, end_col=m.loc.end_col or m.loc.col,
                            message=message, fix=fix, edits=m.edits))
     return out

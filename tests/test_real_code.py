@@ -212,7 +212,7 @@ def test_a_kernel_template_is_analyzed_in_a_bounded_covering_set_of_instantiatio
 def test_a_crash_in_one_matcher_costs_that_rule_only(monkeypatch: pytest.MonkeyPatch) -> None:
     from porter.matchers import lds
 
-    def broken(facts, target, params):  # type: ignore[no-untyped-def]
+    def broken(ctx, params):  # type: ignore[no-untyped-def]
         yield from ()
         raise RuntimeError("simulated matcher bug")
 

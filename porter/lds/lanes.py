@@ -21,7 +21,7 @@ from math import prod
 from typing import Iterator, Sequence
 
 from porter.facts import FileFacts, Function, Launch, Node, SharedDecl
-from porter.ir import FunctionView, file_view, strip
+from porter.ir import FileView, FunctionView, strip
 from porter.lds.affine import EvalError, Expr, evaluate, symbols
 
 # Hard caps on the work done per loop / per expression; not hardware numbers.
@@ -80,23 +80,23 @@ def _launches_of(facts: FileFacts, fn: Function) -> Iterator[Launch]:
             yield launch
 
 
-def launch_constants(facts: FileFacts, fn: Function) -> dict[str, int]:
+def launch_constants(fv: FileView, fn: Function) -> dict[str, int]:
     """Integer kernel parameters that every launch of the kernel in this file passes the same constant for
     (`const int Bc = 32; k<<<g, b>>>(..., Bc)`)."""
     if fn.kind != "kernel":
         return {}
-    launches = list(_launches_of(facts, fn))
+    launches = list(_launches_of(fv.facts, fn))
     out: dict[str, int] = {}
     for i, p in enumerate(fn.params):
         if not _is_integer(p.type):
             continue
-        values = {host_value(facts, ln.caller, ln.args[i]) if i < len(ln.args) else None for ln in launches}
+        values = {host_value(fv, ln.caller, ln.args[i]) if i < len(ln.args) else None for ln in launches}
         if len(values) == 1 and None not in values:
             out[p.name] = int(values.pop())  # type: ignore[arg-type]
     return out
 
 
-def host_value(facts: FileFacts, fn_usr: str, node: Node, depth: int = 0) -> int | None:
+def host_value(fv: FileView, fn_usr: str, node: Node, depth: int = 0) -> int | None:
     """The integer a host expression always has: constants, arithmetic on them, locals assigned once, and
     parameters that every call site in the file passes the same value for (main's `int C = 768` reaching a
     launch as `d = C / NH` two calls down). None when any step is not known."""
@@ -106,7 +106,7 @@ def host_value(facts: FileFacts, fn_usr: str, node: Node, depth: int = 0) -> int
         return None
     node = strip(node)
     if node.kind == "binop" and node.op in ("+", "-", "*", "/", "%", "<<", ">>") and len(node.children) == 2:
-        a, b = (host_value(facts, fn_usr, c, depth + 1) for c in node.children)
+        a, b = (host_value(fv, fn_usr, c, depth + 1) for c in node.children)
         if a is None or b is None:
             return None
         try:
@@ -115,7 +115,7 @@ def host_value(facts: FileFacts, fn_usr: str, node: Node, depth: int = 0) -> int
             return None
     if node.kind != "ref" or not _is_integer(node.type):
         return None
-    view = next((v for v in file_view(facts).views if v.fn.usr == fn_usr), None)
+    view = next((v for v in fv.views if v.fn.usr == fn_usr), None)
     if view is None:
         return None
     defs = view.defs.get(node.ref, [])
@@ -123,17 +123,17 @@ def host_value(facts: FileFacts, fn_usr: str, node: Node, depth: int = 0) -> int
            and strip(n.children[0]).ref == node.ref for n in view.nodes()):
         return None  # changed in place, or its address taken
     if defs:
-        return host_value(facts, fn_usr, defs[0], depth + 1) if len(defs) == 1 else None
+        return host_value(fv, fn_usr, defs[0], depth + 1) if len(defs) == 1 else None
     names = [p.name for p in view.fn.params]
     if node.op not in names or node.ref in view.decls:
         return None
     pos = names.index(node.op)
     values = set()
-    for caller in file_view(facts).views:
+    for caller in fv.views:
         for call in caller.calls():
             if call.ref == fn_usr:
                 args = call.children[1:] if call.kind == "mcall" else call.children
-                values.add(host_value(facts, caller.fn.usr, args[pos], depth + 1) if pos < len(args) else None)
+                values.add(host_value(fv, caller.fn.usr, args[pos], depth + 1) if pos < len(args) else None)
     return values.pop() if len(values) == 1 else None
 
 
@@ -289,15 +289,16 @@ class _Loop:
 class AccessWalker:
     """Accesses of one function under one block shape."""
 
-    def __init__(self, facts: FileFacts, view: FunctionView, block: tuple[int, int, int], wave_size: int = 0) -> None:
-        self.facts = facts
+    def __init__(self, fv: FileView, view: FunctionView, block: tuple[int, int, int], wave_size: int = 0) -> None:
+        self.fv = fv
+        self.facts = fv.facts
         self.view = view
         self.block = block
         self.wave_size = wave_size  # the target's wavefront: the value of warpSize and the lane-id modulus
         self.used_args: dict[str, int] = {}  # the launch constants the addresses were computed with
         fn_usr = view.fn.usr
         self.decls: dict[str, SharedDecl] = {}
-        for d in facts.shared:
+        for d in self.facts.shared:
             if d.function in (fn_usr, "") or d.ref not in self.decls:
                 if d.function == fn_usr or d.ref not in self.decls:
                     self.decls[d.ref] = d
@@ -353,12 +354,12 @@ class AccessWalker:
 
     def _helper_call(self, call: Node, found: list[LdsAccess], unresolved: list[Unresolved]) -> None:
         """The accesses a header helper makes through the shared pointers this call passes it, at the call."""
-        helper = file_view(self.facts).helper(call)
+        helper = self.fv.helper(call)
         if helper is None:
             return
         through = self._through.get(helper.fn.usr)
         if through is None:
-            through = self._through[helper.fn.usr] = AccessWalker(self.facts, helper, self.block,
+            through = self._through[helper.fn.usr] = AccessWalker(self.fv, helper, self.block,
                                                                   self.wave_size)._derefs_of_params()
         for t in through:
             if t.param >= len(call.children):
@@ -639,14 +640,14 @@ class AccessWalker:
             return None
         pos = names.index(param.op)
         found: _Ptr | None = None
-        for caller in file_view(self.facts).views:
+        for caller in self.fv.views:
             for call in caller.calls():
                 if call.ref != fn.usr:
                     continue
                 args = call.children[1:] if call.kind == "mcall" else call.children
                 if pos >= len(args):
                     return None
-                p = AccessWalker(self.facts, caller, self.block, self.wave_size)._pointer(args[pos], depth + 1)
+                p = AccessWalker(self.fv, caller, self.block, self.wave_size)._pointer(args[pos], depth + 1)
                 if p is None:
                     return None
                 if any(not s.startswith(("tid.", "bdim.", "u:")) for s in symbols(p.offset)):
@@ -759,7 +760,7 @@ class AccessWalker:
 
     @cached_property
     def launch_args(self) -> dict[str, int]:
-        return launch_constants(self.facts, self.view.fn)  # only when an address reads a kernel argument
+        return launch_constants(self.fv, self.view.fn)  # only when an address reads a kernel argument
 
     def _uniform(self, ref: str, defs: list[Node]) -> bool:
         """A variable assigned several times is still the same in every lane when no assigned value reads the
@@ -1093,14 +1094,14 @@ def _substitute(e: Expr, values: dict[str, int]) -> Expr:
     return e
 
 
-def function_views(facts: FileFacts) -> Iterator[FunctionView]:
+def function_views(fv: FileView) -> Iterator[FunctionView]:
     """Functions to analyze: kernels, and device functions that declare their own __shared__ arrays or are
     passed one (block reductions, tile loaders). Template instantiations stand in for their pattern; a pattern without any
     instantiation is analyzed as written (its dependent values stay undetermined)."""
-    instantiated = _instantiated(facts)
-    owners = {d.function for d in facts.shared if d.function}
-    shared_refs = {d.ref for d in facts.shared}
-    views = file_view(facts).views   # the views the wave64 matchers built already
+    instantiated = _instantiated(fv.facts)
+    owners = {d.function for d in fv.facts.shared if d.function}
+    shared_refs = {d.ref for d in fv.facts.shared}
+    views = fv.views
     for view in views:  # device functions handed a shared array by a caller
         for call in view.calls():
             if call.ref and call.ref not in owners and any(n.kind == "ref" and n.ref in shared_refs

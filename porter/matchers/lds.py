@@ -19,6 +19,7 @@ from porter.lds.affine import EvalError, Expr, affine_of, evaluate
 from porter.lds.lanes import AccessWalker, BlockGuess, LdsAccess, Unresolved, function_blocks, function_views
 from porter.lds.model import Access, ConflictResult, LdsModel, LdsModelError, analyze, as_model
 from porter.lds.padding import ArrayAccess, PaddingResult, SharedArray, find_padding
+from porter.rule_context import RuleContext
 from porter.targets import Target
 
 REFERENCE_TARGET = "sm_90"  # the layout's home: what LDS-002 compares against
@@ -53,9 +54,6 @@ class _FileAnalysis:
     unresolved: dict[tuple[int, int], tuple[Unresolved, BlockGuess]] = field(default_factory=dict)
 
 
-_cache: dict[tuple, tuple[FileFacts, _FileAnalysis]] = {}
-
-
 def _block_param(params: dict[str, Any]) -> tuple[int, int, int]:
     raw = params.get("default_block", (256, 1, 1))
     if isinstance(raw, str):
@@ -64,28 +62,23 @@ def _block_param(params: dict[str, Any]) -> tuple[int, int, int]:
     return dims[:3]  # type: ignore[return-value]
 
 
-def file_analysis(facts: FileFacts, target: Target, params: dict[str, Any]) -> _FileAnalysis:
-    key = (id(facts), target.name, _block_param(params))
-    hit = _cache.get(key)
-    if hit is not None and hit[0] is facts:
-        return hit[1]
-    _cache.clear()
-    result = _analyze_file(facts, target, params)
-    _cache[key] = (facts, result)
-    return result
+def file_analysis(ctx: RuleContext, params: dict[str, Any]) -> _FileAnalysis:
+    """The file's LDS evaluation under the block default of `params`, shared by every LDS rule."""
+    default = _block_param(params)
+    return ctx.shared(("lds.file_analysis", default), lambda: _analyze_file(ctx, default))
 
 
-def _analyze_file(facts: FileFacts, target: Target, params: dict[str, Any]) -> _FileAnalysis:
+def _analyze_file(ctx: RuleContext, default: tuple[int, int, int]) -> _FileAnalysis:
+    facts, target = ctx.facts, ctx.target
     model = as_model(target)
     try:
         reference: LdsModel | None = as_model(REFERENCE_TARGET) if target.vendor != "nvidia" else None
     except (LdsModelError, OSError, KeyError):
         reference = None
     out = _FileAnalysis()
-    default = _block_param(params)
-    for view in function_views(facts):
+    for view in function_views(ctx.view):
         for block in function_blocks(facts, view.fn, default):
-            walker = AccessWalker(facts, view, block.dims, model.wave_size)
+            walker = AccessWalker(ctx.view, view, block.dims, model.wave_size)
             accesses, unresolved = walker.accesses()
             if walker.used_args:
                 args = ", ".join(f"{k} = {v}" for k, v in sorted(walker.used_args.items()))
@@ -398,8 +391,8 @@ def _loc(node: Node) -> Loc:
     return node.loc
 
 
-def _conflicts(facts: FileFacts, target: Target, params: dict[str, Any]) -> Iterator[tuple[_Hit, _ArrayPlan | None]]:
-    fa = file_analysis(facts, target, params)
+def _conflicts(ctx: RuleContext, params: dict[str, Any]) -> Iterator[tuple[_Hit, _ArrayPlan | None]]:
+    fa = file_analysis(ctx, params)
     for loc, hit in sorted(fa.hits.items()):
         if hit.result.conflict_free:
             continue
@@ -411,29 +404,29 @@ def _conflicts(facts: FileFacts, target: Target, params: dict[str, Any]) -> Iter
 
 # ------------------------------------------------------------------------------------------------ matchers
 
-def bank_conflict(facts: FileFacts, target: Target, params: dict[str, Any]) -> Iterator[Match]:
+def bank_conflict(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
     """LDS-001: conflicted on the target and on the reference (NVIDIA) target too, or no reference."""
-    for hit, plan in _conflicts(facts, target, params):
+    for hit, plan in _conflicts(ctx, params):
         if hit.reference is not None and hit.reference.conflict_free:
             continue  # LDS-002
-        args = _conflict_args(hit, plan, target)
+        args = _conflict_args(hit, plan, ctx.target)
         yield Match(loc=_loc(hit.acc.node), args=args, severity=_severity(hit.result.degree, params),
                     confidence=_confidence(hit), edits=plan.edit if plan else (), suggestion=args["advice"])
 
 
-def amd_only_conflict(facts: FileFacts, target: Target, params: dict[str, Any]) -> Iterator[Match]:
+def amd_only_conflict(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
     """LDS-002: conflict-free under the reference (NVIDIA) phases, conflicted on the target."""
-    for hit, plan in _conflicts(facts, target, params):
+    for hit, plan in _conflicts(ctx, params):
         if hit.reference is None or not hit.reference.conflict_free:
             continue
-        args = _conflict_args(hit, plan, target)
+        args = _conflict_args(hit, plan, ctx.target)
         yield Match(loc=_loc(hit.acc.node), args=args, severity=_severity(hit.result.degree, params),
                     confidence=_confidence(hit), edits=plan.edit if plan else (), suggestion=args["advice"])
 
 
-def padding_unused(facts: FileFacts, target: Target, params: dict[str, Any]) -> Iterator[Match]:
+def padding_unused(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
     """LDS-003: a padded declaration indexed as if unpadded."""
-    fa = file_analysis(facts, target, params)
+    fa = file_analysis(ctx, params)
     seen: set[int] = set()
     for plan in fa.plans.values():
         for acc in plan.accesses:
@@ -449,9 +442,9 @@ def padding_unused(facts: FileFacts, target: Target, params: dict[str, Any]) -> 
                                                   "block": _block_text(plan.block)})
 
 
-def undetermined(facts: FileFacts, target: Target, params: dict[str, Any]) -> Iterator[Match]:
+def undetermined(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
     """LDS-000 (explain only): accesses whose lane mapping the model could not derive."""
-    fa = file_analysis(facts, target, params)
+    fa = file_analysis(ctx, params)
     for (line, col), (u, block) in sorted(fa.unresolved.items()):
         if (line, col) in fa.hits:
             continue  # another instantiation or block resolved it

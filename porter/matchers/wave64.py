@@ -1,6 +1,6 @@
 """Matchers for the wave64 rules: code that assumes 32-lane warps where gfx942 runs 64-lane wavefronts.
 
-Each matcher takes (facts, target, params) and yields Match records; the rule's TOML file holds its words.
+Each matcher takes (ctx, params) (porter.rule_context) and yields Match records; the rule's TOML file holds its words.
 The guiding fact (docs/hardware.md "Cross-lane operations on a 64-lane wavefront"): HIP's cross-lane operations act on the whole wavefront unless
 given a width, and masks are 64 bits. Code organized in 32-lane groups is correct on wave64 as long as nothing
 it does crosses a group boundary; rules look for the places where something does.
@@ -16,8 +16,9 @@ from typing import Any, Iterable, Iterator
 from porter.facts import FileFacts, Loc, Node, from_byte_text
 from porter.findings import Edit, Match
 from porter.ir import (BIT_OPS_32, LANE32, LANEW, MASK_PRODUCERS, SHUFFLES, SYNC_WITH_MASK, TID, W, W_HALF, WARP32,
-                       WARPW, WAVE_WIDE, FileView, FunctionView, file_view, is_32bit_int, is_64bit, shuffle_parts,
+                       WARPW, WAVE_WIDE, FileView, FunctionView, is_32bit_int, is_64bit, shuffle_parts,
                        strip)
+from porter.rule_context import RuleContext
 from porter.targets import Target
 
 
@@ -197,23 +198,15 @@ def _template_args(text: str) -> list[str] | None:
     return None
 
 
-_reduce_cache: dict[int, tuple[FileFacts, dict[Loc, list[WarpReduceUse]]]] = {}
-
-
-def _default_warp_reduces(facts: FileFacts, fn_loc: Loc) -> list[WarpReduceUse]:
+def _default_warp_reduces(ctx: RuleContext, fn_loc: Loc) -> list[WarpReduceUse]:
     """WarpReduce types with the default logical width declared in a function's lines, with their uses (read
     once per function: three rules and every instantiation of a template ask)."""
-    hit = _reduce_cache.get(id(facts))
-    if hit is None or hit[0] is not facts:
-        _reduce_cache.clear()
-        hit = _reduce_cache[id(facts)] = (facts, {})
-    if fn_loc not in hit[1]:
-        hit[1][fn_loc] = _read_warp_reduces(facts, fn_loc) if "WarpReduce" in "".join(
-            facts.lines[fn_loc.line - 1:fn_loc.end_line]) else []
-    return hit[1][fn_loc]
+    return ctx.shared(("wave64.warp_reduces", fn_loc), lambda: _read_warp_reduces(ctx.facts, fn_loc))
 
 
 def _read_warp_reduces(facts: FileFacts, fn_loc: Loc) -> list[WarpReduceUse]:
+    if "WarpReduce" not in "".join(facts.lines[fn_loc.line - 1:fn_loc.end_line]):
+        return []
     first, last = fn_loc.line, min(fn_loc.end_line or fn_loc.line, len(facts.lines))
     lines = {i: _code(facts.lines[i - 1]) for i in range(first, last + 1)}
     out = []
@@ -237,8 +230,9 @@ def _read_warp_reduces(facts: FileFacts, fn_loc: Loc) -> list[WarpReduceUse]:
 
 # --------------------------------------------------------------------------------------------------- W64-001
 
-def shuffle_half_wave(facts: FileFacts, target: Target, params: dict[str, Any]) -> Iterator[Match]:
-    fv = file_view(facts)
+def shuffle_half_wave(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
+    facts, target = ctx.facts, ctx.target
+    fv = ctx.view
     device = list(_device_views(fv))
     file_wave = None if _group_organized(device) else _wave_organized(device)
     for view in _device_views(fv):
@@ -347,8 +341,9 @@ def _wave_dependent_ops(fv: FileView, view: FunctionView) -> Node | None:
     return None
 
 
-def lane_arith_32(facts: FileFacts, target: Target, params: dict[str, Any]) -> Iterator[Match]:
-    fv = file_view(facts)
+def lane_arith_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
+    facts, target = ctx.facts, ctx.target
+    fv = ctx.view
     for view in _device_views(fv):
         group_nodes = [n for n in view.nodes() if n.kind == "binop" and n.op in ("%", "&", "/", ">>")
                        and view.lane_class(n) in (LANE32, WARP32)]
@@ -358,7 +353,7 @@ def lane_arith_32(facts: FileFacts, target: Target, params: dict[str, Any]) -> I
         wave_call = _wave_dependent_ops(fv, view)
         shuffles = any(True for v in [view, *fv.callees(view)] for _ in v.calls(SHUFFLES))
         mixed = _wave_organized([view]) if shuffles else None
-        reduces = _default_warp_reduces(facts, view.fn.loc)
+        reduces = _default_warp_reduces(ctx, view.fn.loc)
         if wave_call is not None:
             reason = f"'{wave_call.op}' (line {wave_call.loc.line}) works on all {target.wave_size} lanes"
             confidence = "high" if wave_call.op in MASK_PRODUCERS else "medium"
@@ -476,8 +471,9 @@ def _mask_def_site(facts: FileFacts, view: FunctionView, written: Node, macros: 
     return None
 
 
-def sync_mask_32(facts: FileFacts, target: Target, params: dict[str, Any]) -> Iterator[Match]:
-    fv = file_view(facts)
+def sync_mask_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
+    facts, target = ctx.facts, ctx.target
+    fv = ctx.view
     macros = {m.name: m for m in facts.macros}
     reported_defs: set[tuple[int, int]] = set()
     wrappers = {(loc.line, loc.col) for loc in facts.project_cross_lane}
@@ -549,8 +545,9 @@ def _warp_mask_in_32bit(facts: FileFacts, target: Target) -> Iterator[Match]:
                      "wave": str(target.wave_size)}, confidence="medium")
 
 
-def mask_truncated(facts: FileFacts, target: Target, params: dict[str, Any]) -> Iterator[Match]:
-    fv = file_view(facts)
+def mask_truncated(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
+    facts, target = ctx.facts, ctx.target
+    fv = ctx.view
     if "WarpMask" in "".join(facts.lines):
         yield from _warp_mask_in_32bit(facts, target)
     for view in _device_views(fv):
@@ -595,8 +592,9 @@ def _mask_valued(view: FunctionView, node: Node, depth: int = 0) -> bool:
     return False
 
 
-def mask_bitop_32(facts: FileFacts, target: Target, params: dict[str, Any]) -> Iterator[Match]:
-    fv = file_view(facts)
+def mask_bitop_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
+    facts, target = ctx.facts, ctx.target
+    fv = ctx.view
     for view in _device_views(fv):
         for call in view.calls(set(BIT_OPS_32)):
             if not call.children:
@@ -612,8 +610,9 @@ def mask_bitop_32(facts: FileFacts, target: Target, params: dict[str, Any]) -> I
 
 # --------------------------------------------------------------------------------------------------- W64-006
 
-def lane_shift_32(facts: FileFacts, target: Target, params: dict[str, Any]) -> Iterator[Match]:
-    fv = file_view(facts)
+def lane_shift_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
+    facts, target = ctx.facts, ctx.target
+    fv = ctx.view
     for view in _device_views(fv):
         for node in view.nodes():
             if node.kind != "binop" or node.op != "<<" or len(node.children) != 2:
@@ -630,13 +629,14 @@ def lane_shift_32(facts: FileFacts, target: Target, params: dict[str, Any]) -> I
 
 # --------------------------------------------------------------------------------------------------- W64-007
 
-def default_width_groups(facts: FileFacts, target: Target, params: dict[str, Any]) -> Iterator[Match]:
-    fv = file_view(facts)
+def default_width_groups(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
+    facts, target = ctx.facts, ctx.target
+    fv = ctx.view
     for view in _device_views(fv):
         consumers = _consumers(fv, view)
         if not _group_organized(consumers) or _wave_organized(consumers):
             continue
-        for use in _default_warp_reduces(facts, view.fn.loc):
+        for use in _default_warp_reduces(ctx, view.fn.loc):
             for loc in use.reductions or (use.decl,):
                 yield Match(loc, {"call": "WarpReduce", "expr": _text(facts, loc) or "WarpReduce",
                                   "effect": f"the reduction declared at line {use.decl.line} without a logical "
@@ -678,10 +678,11 @@ def _append_width(facts: FileFacts, call: Node) -> tuple[Edit, ...]:
 
 # --------------------------------------------------------------------------------------------------- W64-008
 
-def per_warp_array_32(facts: FileFacts, target: Target, params: dict[str, Any]) -> Iterator[Match]:
-    fv = file_view(facts)
+def per_warp_array_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
+    facts, target = ctx.facts, ctx.target
+    fv = ctx.view
     for view in _device_views(fv):
-        for use in _default_warp_reduces(facts, view.fn.loc):
+        for use in _default_warp_reduces(ctx, view.fn.loc):
             for loc, bound in use.storage:
                 if re.search(r"/\s*32\b|>>\s*5\b", bound):
                     yield Match(loc, {"what": f"'{_text(facts, loc)}' holds one WarpReduce TempStorage per 32 "
@@ -775,8 +776,9 @@ def _kernel_needs_wave(fv: FileView, name: str) -> Node | None:
     return None
 
 
-def host_launch_32(facts: FileFacts, target: Target, params: dict[str, Any]) -> Iterator[Match]:
-    fv = file_view(facts)
+def host_launch_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
+    facts, target = ctx.facts, ctx.target
+    fv = ctx.view
     for launch in facts.launches:
         dims = launch.block_dims
         if dims is None or dims[0] != 32 or dims[1] * dims[2] < 2:
@@ -864,9 +866,10 @@ _NOT_CONSTANT = re.compile(r"variable length array|constant expression|not an in
                            r"non-type template argument|constexpr")
 
 
-def warpsize_constant(facts: FileFacts, target: Target, params: dict[str, Any]) -> Iterator[Match]:
+def warpsize_constant(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
     """Clang itself decides what needs a constant: report its constant-expression diagnostics that fall on a
     use of warpSize (spelled directly or through a macro whose body mentions it)."""
+    facts, target = ctx.facts, ctx.target
     via_macro = {m.name for m in facts.macros if re.search(r"\bwarpSize\b", m.body)}
     names = "|".join(["warpSize", *sorted(via_macro)])
     rocm = {m.name for m in facts.macros if re.search(_ROCM_WAVE, m.body)}
@@ -983,7 +986,8 @@ def _arch_selected_macros(facts: FileFacts, lines: list[tuple[int, str]]) -> lis
     return out
 
 
-def wavefront_macro_host(facts: FileFacts, target: Target, params: dict[str, Any]) -> Iterator[Match]:
+def wavefront_macro_host(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
+    facts, target = ctx.facts, ctx.target
     wave = str(target.wave_size)
     ranges = {kind: [(f.loc.line, f.loc.end_line) for f in facts.functions if f.kind in kinds]
               for kind, kinds in (("device", ("kernel", "device")), ("host", ("host",)))}
@@ -1012,7 +1016,7 @@ def wavefront_macro_host(facts: FileFacts, target: Target, params: dict[str, Any
         for u in uses:
             yield Match(u.loc, {"what": f"host code uses {u.name}, chosen by '{arch}' (line {loc.line})",
                                 "wave": wave})
-    for view in (v for v in file_view(facts).views if v.fn.kind == "host"):
+    for view in (v for v in ctx.view.views if v.fn.kind == "host"):
         for node in view.nodes():
             if node.kind == "ref" and node.op == "warpSize" and view.const(node) == W:
                 yield Match(node.loc, {"what": "host code reads the device variable warpSize", "wave": wave})
