@@ -1553,7 +1553,9 @@ _SYSTEM_HEADERS = ("/usr/include", "/usr/lib", "/usr/local/include", "/opt/rocm"
 
 
 def _project_header(name: str) -> bool:
-    """A header of the analyzed project: not porter's HIP stubs, clang's resource headers or the system's."""
+    """A header of the analyzed project: not porter's HIP stubs, clang's resource headers or the system's
+    (normalized first: libstdc++ is reached as /usr/bin/../lib/gcc/...)."""
+    name = os.path.normpath(name)
     return not (name.startswith((str(STUB_INCLUDE), str(STUB_RESOURCE))) or name.startswith(_SYSTEM_HEADERS))
 
 

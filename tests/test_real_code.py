@@ -223,3 +223,18 @@ def test_a_crash_in_one_matcher_costs_that_rule_only(monkeypatch: pytest.MonkeyP
                "bug)" in n for n in result.notes), result.notes
     rules = {f.rule_id for f in result.findings}
     assert "LDS-001" not in rules and "LDS-002" in rules   # the other rules of the file still report
+
+
+def test_header_helpers_are_the_projects_own(tmp_path: Path) -> None:
+    """The device functions a file calls from its project's headers are read for their call sites (W64-001,
+    LDS helper accesses); the C++ library's and HIP's own functions are not, however their paths are spelled."""
+    (tmp_path / "util.h").write_text("#pragma once\n#include <cmath>\n"
+                                     "__device__ inline float half_sum(float v) {\n"
+                                     "  for (int o = 16; o > 0; o /= 2) v += __shfl_xor(v, o);\n  return v;\n}\n")
+    src = tmp_path / "k.hip"
+    src.write_text('#include <hip/hip_runtime.h>\n#include <cmath>\n#include <algorithm>\n#include "util.h"\n'
+                   "__global__ void k(float* x) {\n"
+                   "  float v = std::fabs(x[threadIdx.x]) + sqrtf(x[0]) + std::min(x[1], x[2]) + std::max(1.0f, x[3]);\n"
+                   "  x[threadIdx.x] = half_sum(v) + __shfl(v, 0);\n}\n")
+    facts = analyze_file(src, ParseConfig())
+    assert [(h.name, Path(h.loc.path).name, h.loc.line) for h in facts.helpers] == [("half_sum", "util.h", 3)]
