@@ -301,9 +301,9 @@ def test_interrupted_convert_leaves_only_complete_modules(tmp_path: Path) -> Non
         _, err = p.communicate(timeout=30)
         assert "Traceback" not in err, err
         files = list(out.iterdir()) if out.exists() else []
-        # -SIGINT: the signal came before the interpreter installed its handler (a loaded machine), so
-        # porter never ran; then nothing may have been written
-        assert p.returncode in (0, 130) or (p.returncode == -signal.SIGINT and not files), err
+        # -SIGINT: the signal came before the interpreter installed its handler or after porter returned (during
+        # the interpreter's shutdown); either way every file present must be complete, which the loop checks
+        assert p.returncode in (0, 130, -signal.SIGINT), err
         for f in files:
             assert f.suffix == ".py", f     # no temporary left behind
             assert f.read_text() == expected[f.name]
