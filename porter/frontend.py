@@ -907,8 +907,7 @@ class _Extractor:
         own (shared arrays, literals, launches: those are reported when the header itself is analyzed)."""
         main = (self.path, self.macro_at, self.errors, self.lines, self.functions, self.skipped,
                 set(self.seen_literals))
-        lists = (self.shared, self.accesses, self.literals, self.cross_lane, self.launches, self.recovered,
-                 self.project_cross_lane)
+        lists = self._per_function_facts()
         marks = [len(x) for x in lists]
         out: list[Function] = []
         done: set[tuple[int, int]] = set()
@@ -929,10 +928,15 @@ class _Extractor:
                 del x[n:]
         return tuple(f for f in out if f.body is not None)
 
+    def _per_function_facts(self) -> tuple[list, ...]:
+        """The lists that extracting a function appends to, besides the function itself: what is rolled back when
+        its extraction fails, or when it is a header helper (whose contents are not the file's own)."""
+        return (self.shared, self.accesses, self.literals, self.cross_lane, self.launches, self.recovered,
+                self.project_cross_lane)
+
     def _function(self, c: ci.Cursor) -> None:
         """Extract one function; a porter bug on it costs that function (a Skipped note), not the file."""
-        lists = (self.functions, self.shared, self.accesses, self.literals, self.cross_lane, self.launches,
-                 self.recovered, self.project_cross_lane)
+        lists = (self.functions, *self._per_function_facts())
         marks = [len(x) for x in lists]
         try:
             self._function_facts(c)

@@ -287,8 +287,7 @@ class FileView:
         stack = [call]
         while stack and len(out) < 32:
             cur = stack.pop()
-            named = self._helpers_by_name.get(cur.op, [])
-            for h in [v for v in named if cur.ref and v.fn.usr == cur.ref] or named:
+            for h in _resolved(self._helpers_by_name, cur):
                 if all(h is not o for o in out):
                     out.append(h)
                     stack.extend(h.calls())
@@ -302,9 +301,7 @@ class FileView:
         while stack:
             cur, d = stack.pop()
             for call in cur.calls():
-                named = self.by_name.get(call.op, [])
-                exact = [v for v in named if call.ref and v.fn.usr == call.ref]
-                for callee in exact or named:
+                for callee in _resolved(self.by_name, call):
                     if id(callee) not in seen and callee.fn.kind != "host" and d < 6:
                         seen.add(id(callee))
                         yield callee
@@ -337,3 +334,9 @@ class FileView:
 
     def kernel_by_name(self, name: str) -> list[FunctionView]:
         return [v for v in self.by_name.get(name, []) if v.fn.kind == "kernel"]
+
+
+def _resolved(by_name: dict[str, list[FunctionView]], call: Node) -> list[FunctionView]:
+    """The functions a call may run: the exact instantiation where the call names it, else every overload."""
+    named = by_name.get(call.op, [])
+    return [v for v in named if call.ref and v.fn.usr == call.ref] or named

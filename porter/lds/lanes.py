@@ -128,13 +128,17 @@ def host_value(fv: FileView, fn_usr: str, node: Node, depth: int = 0) -> int | N
     if node.op not in names or node.ref in view.decls:
         return None
     pos = names.index(node.op)
-    values = set()
+    values = {host_value(fv, caller.fn.usr, args[pos], depth + 1) if pos < len(args) else None
+              for caller, args in _call_sites(fv, fn_usr)}
+    return values.pop() if len(values) == 1 else None
+
+
+def _call_sites(fv: FileView, usr: str) -> Iterator[tuple[FunctionView, tuple[Node, ...]]]:
+    """Every call of the function `usr` in the file: (calling function, arguments without a method's object)."""
     for caller in fv.views:
         for call in caller.calls():
-            if call.ref == fn_usr:
-                args = call.children[1:] if call.kind == "mcall" else call.children
-                values.add(host_value(fv, caller.fn.usr, args[pos], depth + 1) if pos < len(args) else None)
-    return values.pop() if len(values) == 1 else None
+            if call.ref == usr:
+                yield caller, call.children[1:] if call.kind == "mcall" else call.children
 
 
 def kernel_blocks(facts: FileFacts, fn: Function, default: Sequence[int]) -> list[BlockGuess]:
@@ -408,9 +412,14 @@ class AccessWalker:
         """The position of the parameter `node` names, when the function never assigns it."""
         params = self.view.fn.params
         pos = next((i for i, p in enumerate(params) if p.name == node.op), None) if node.kind == "ref" else None
-        if pos is None or node.ref in self.view.decls or node.ref in self.mutations or self.view.defs.get(node.ref):
+        if pos is None or not self._unassigned(node):
             return None
         return pos if ("*" in params[pos].type) == pointer else None
+
+    def _unassigned(self, ref: Node) -> bool:
+        """`ref` names a variable this function never declares again, assigns or changes in place (a parameter
+        keeps its value)."""
+        return ref.ref not in self.view.decls and ref.ref not in self.mutations and not self.view.defs.get(ref.ref)
 
     def _consume_chain(self, node: Node, consumed: set[int]) -> None:
         cur = node
@@ -640,25 +649,21 @@ class AccessWalker:
             return None
         pos = names.index(param.op)
         found: _Ptr | None = None
-        for caller in self.fv.views:
-            for call in caller.calls():
-                if call.ref != fn.usr:
-                    continue
-                args = call.children[1:] if call.kind == "mcall" else call.children
-                if pos >= len(args):
-                    return None
-                p = AccessWalker(self.fv, caller, self.block, self.wave_size)._pointer(args[pos], depth + 1)
-                if p is None:
-                    return None
-                if any(not s.startswith(("tid.", "bdim.", "u:")) for s in symbols(p.offset)):
-                    raise Undetermined(f"the shared pointer passed as '{param.op}' depends on a loop of the caller",
-                                       param)
-                p = replace(p, offset=_substitute(p.offset, {s: 0 for s in symbols(p.offset) if s.startswith("u:")}))
-                if p.indices != () or p.depth or p.offset != 0:
-                    p = replace(p, indices=None, pointee=_Flat(p.pointee) if p.pointee is not None else None)
-                if found is not None and (found.decl.ref, found.offset) != (p.decl.ref, p.offset):
-                    raise Undetermined(f"'{param.op}' is bound to different shared addresses by its callers", param)
-                found = p
+        for caller, args in _call_sites(self.fv, fn.usr):
+            if pos >= len(args):
+                return None
+            p = AccessWalker(self.fv, caller, self.block, self.wave_size)._pointer(args[pos], depth + 1)
+            if p is None:
+                return None
+            if any(not s.startswith(("tid.", "bdim.", "u:")) for s in symbols(p.offset)):
+                raise Undetermined(f"the shared pointer passed as '{param.op}' depends on a loop of the caller",
+                                   param)
+            p = replace(p, offset=_substitute(p.offset, {s: 0 for s in symbols(p.offset) if s.startswith("u:")}))
+            if p.indices != () or p.depth or p.offset != 0:
+                p = replace(p, indices=None, pointee=_Flat(p.pointee) if p.pointee is not None else None)
+            if found is not None and (found.decl.ref, found.offset) != (p.decl.ref, p.offset):
+                raise Undetermined(f"'{param.op}' is bound to different shared addresses by its callers", param)
+            found = p
         return found
 
     # -- expressions
@@ -720,8 +725,7 @@ class AccessWalker:
         if node.kind == "member" and node.children:
             root = self._kernel_argument(strip(node.children[0]))
             return f"{root}.{node.op}" if root else ""
-        if node.kind == "ref" and any(p.name == node.op for p in fn.params) and node.ref not in self.view.decls \
-                and node.ref not in self.mutations and not self.view.defs.get(node.ref):
+        if node.kind == "ref" and any(p.name == node.op for p in fn.params) and self._unassigned(node):
             return node.op
         return ""
 
