@@ -22,10 +22,10 @@ out = mod.run_kernel(case)
 torch.cuda.synchronize()
 res["first_kernel_s"] = time.time() - t1
 res["compare"] = mod.compare(out, mod.reference(case), case["out_dtype"])
-from porter import original  # noqa: E402
+from porter.verify import gpu_original  # noqa: E402
 
 t2 = time.time()
-kern = original.load("samples/kernels/softmax/softmax_naive.hip", "softmax_naive")
+kern = gpu_original.load("samples/kernels/softmax/softmax_naive.hip", "softmax_naive")
 res["nvcc_build_s"] = time.time() - t2
 timer = Timer()
 res["peaks"] = measure_peaks(timer)

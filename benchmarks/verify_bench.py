@@ -1,5 +1,5 @@
 """Benchmark of `porter verify` on an NVIDIA GPU (CUDA target): correctness of every generated kernel for the
-sample kernels, speed against torch and against the hipified original (nvcc + porter/runtime/hip2cuda.h), and
+sample kernels, speed against torch and against the hipified original (nvcc + porter/hip_for_nvcc/hip2cuda.h), and
 the headline workloads (GEMM 4096^3 fp16/bf16, attention 4x32x4096 d128 fp16 causal and not, softmax / rmsnorm /
 layernorm 8192x8192 fp16) against torch and the copy bandwidth measured in the same run.
 

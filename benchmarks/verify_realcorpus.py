@@ -14,7 +14,7 @@ beside its folder), what `porter verify MODULE --no-compile --original FILE -I .
 (porter.verify.report.verify_module): the original built for this GPU and launched from the module's ORIGINAL
 mapping, the generated kernel on the same inputs, every output compared; the module's float64 reference as the
 second check; then the timing of both at the module's BENCH_SHAPE. No link flags are passed: porter builds the
-original dropping what the launched kernel does not reach (porter/original.py). Writes OUT.json after every module
+original dropping what the launched kernel does not reach (porter/verify/gpu_original.py). Writes OUT.json after every module
 and prints a markdown table: pass/fail, first differing element, original ms / generated ms.
 """
 

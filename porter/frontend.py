@@ -34,8 +34,8 @@ from porter.frontend_config import ParseConfig
 from porter.resources import package_path
 from porter.token_reader import Reader, Tok
 
-STUB_INCLUDE = package_path("stubs", "include")
-STUB_RESOURCE = package_path("stubs", "resource")
+STUB_INCLUDE = package_path("parse_headers", "include")
+STUB_RESOURCE = package_path("parse_headers", "resource")
 
 # Calls whose meaning depends on the wavefront width.
 CROSS_LANE_CALLS = frozenset({

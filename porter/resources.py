@@ -1,4 +1,4 @@
-"""Locate porter's data folders (rules/, templates/, stubs, targets) in a source tree or an installed wheel."""
+"""Locate porter's data folders (rules/, templates/, parse_headers, targets) in a source tree or an installed wheel."""
 
 from __future__ import annotations
 

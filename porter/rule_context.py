@@ -11,7 +11,7 @@ from functools import cached_property
 from typing import Any, Callable, Hashable, TypeVar
 
 from porter.facts import FileFacts
-from porter.ir import FileView
+from porter.fact_queries import FileView
 from porter.targets import Target
 
 T = TypeVar("T")

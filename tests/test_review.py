@@ -66,7 +66,7 @@ def test_sarif_validates_against_the_official_schema(tmp_path: Path) -> None:
 
 def test_github_annotations_are_escaped(tmp_path: Path) -> None:
     from porter.findings import Finding
-    from porter.output import format_github
+    from porter.report_formats import format_github
 
     f = Finding("W64-001", "wave64", "warning", "high", str(tmp_path / "a,b:c.hip"), 3, 4, 3, 9,
                 "100% wrong\nsecond line", "fix")

@@ -1,6 +1,6 @@
 """samples/kernels/: the hipified convert inputs. Each parses with porter's front end, holds one kernel and its
-`extern "C"` launcher, and (where nvcc exists) compiles unchanged with nvcc through porter/runtime/hip2cuda.h, in
-the shim porter.original generates to launch the kernel itself."""
+`extern "C"` launcher, and (where nvcc exists) compiles unchanged with nvcc through porter/hip_for_nvcc/hip2cuda.h, in
+the shim porter.verify.gpu_original generates to launch the kernel itself."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from porter import original
+from porter.verify import gpu_original
 from porter.frontend import analyze_file
 from porter.frontend_config import make_config
 
@@ -26,7 +26,7 @@ FAMILIES = ("elementwise", "row_reduce", "softmax", "layernorm", "rmsnorm", "tra
             "attention")
 IDS = [str(p.relative_to(KERNELS)) for p in SAMPLES]
 
-NVCC = original.find_nvcc()
+NVCC = gpu_original.find_nvcc()
 needs_nvcc = pytest.mark.skipif(NVCC is None, reason="nvcc not found (PATH, $NVCC, $CUDA_HOME/bin): the nvcc build "
                                 "of the original kernels cannot be checked on this machine")
 
@@ -36,7 +36,7 @@ def _launchers(path: Path) -> list[str]:
 
 
 def _spelling(path: Path) -> str:
-    """The kernel as its launcher launches it first (`k` or `k<args>`): what porter.original builds."""
+    """The kernel as its launcher launches it first (`k` or `k<args>`): what porter.verify.gpu_original builds."""
     facts = analyze_file(path, make_config(target="gfx942"))
     launch = facts.launches[0]
     return f"{launch.kernel}<{', '.join(launch.template_args)}>" if launch.template_args else launch.kernel
@@ -78,32 +78,32 @@ def test_header_comment_states_semantics_and_launcher(path: Path) -> None:
 
 def test_shim_includes_the_file_unchanged_and_launches_the_kernel() -> None:
     path = KERNELS / "row_reduce" / "row_reduce_naive.hip"
-    text = original.shim_source(path, "row_reduce_naive<1>")
+    text = gpu_original.shim_source(path, "row_reduce_naive<1>")
     assert text.startswith(f'#include "{path.resolve()}"\n')
     assert "k<<<g, b, shmem>>>" in text and "::porter::entry(&row_reduce_naive<1>, a, n, cfg, shmem)" in text
     assert "porter_entry.h" in text and "cudaGetLastError()" in text
-    assert "hipGetLastError()" in original.shim_source(path, "row_reduce_naive<1>", hip=True)
+    assert "hipGetLastError()" in gpu_original.shim_source(path, "row_reduce_naive<1>", hip=True)
     for bad in ("k; system(\"x\")", "k<1>(); int y", "k\n#include <x>"):
-        with pytest.raises(original.BuildError, match="not a kernel spelling"):
-            original.shim_source(path, bad)
+        with pytest.raises(gpu_original.BuildError, match="not a kernel spelling"):
+            gpu_original.shim_source(path, bad)
 
 
 def test_original_does_not_import_torch() -> None:
-    code = "import sys, porter.original; assert 'torch' not in sys.modules, 'porter.original imported torch'"
+    code = "import sys, porter.verify.gpu_original; assert 'torch' not in sys.modules, 'porter.verify.gpu_original imported torch'"
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
 
 
 def test_hip_include_redirects_to_the_mapping_header() -> None:
-    runtime = ROOT / "porter" / "runtime"
+    runtime = ROOT / "porter" / "hip_for_nvcc"
     assert (runtime / "hip2cuda.h").is_file()
     for name in ("hip_runtime.h", "hip_fp16.h", "hip_bf16.h"):
         assert '#include "../hip2cuda.h"' in (runtime / "hip" / name).read_text()
 
 
 def test_build_without_nvcc_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(original, "find_nvcc", lambda: None)
-    with pytest.raises(original.BuildError, match="nvcc not found"):
-        original.build(SAMPLES[0], "k")
+    monkeypatch.setattr(gpu_original, "find_nvcc", lambda: None)
+    with pytest.raises(gpu_original.BuildError, match="nvcc not found"):
+        gpu_original.build(SAMPLES[0], "k")
 
 
 # ---------------------------------------------------------------------------------------------------- nvcc builds
@@ -120,8 +120,8 @@ def nvcc_builds(tmp_path_factory: pytest.TempPathFactory) -> dict[Path, Path | E
 
     def one(p: Path) -> Path | Exception:
         try:
-            return original.build(p, spellings[p], "sm_90a")
-        except original.BuildError as exc:
+            return gpu_original.build(p, spellings[p], "sm_90a")
+        except gpu_original.BuildError as exc:
             return exc
 
     try:
@@ -164,6 +164,6 @@ def test_header_maps_wave_intrinsics(tmp_path: Path) -> None:
                    "  hipLaunchKernelGGL(probe, dim3(1), dim3(64), 0, 0, x, h, b);\n"
                    "  hipDeviceSynchronize(); hipFree(d);\n"
                    "  return (int)hipGetLastError();\n}\n")
-    cmd = original.compile_command(src, tmp_path / "probe.o", "sm_90a", ["-c"])
+    cmd = gpu_original.compile_command(src, tmp_path / "probe.o", "sm_90a", ["-c"])
     proc = subprocess.run(cmd, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr

@@ -40,7 +40,7 @@ class _LazyGroup(click.Group):
         # and use the shell's codes (130 for SIGINT, 143 for SIGTERM).
         previous = signal.signal(signal.SIGTERM, _on_sigterm)
         try:
-            from porter.output import protect_actions_log   # inside the try: a Ctrl-C during the import is ours too
+            from porter.report_formats import protect_actions_log   # inside the try: a Ctrl-C during the import is ours too
             protect_actions_log()
             return super().invoke(ctx)
         except KeyboardInterrupt:

@@ -12,7 +12,7 @@ import click
 from porter.cli import EXIT_INTERNAL
 from porter.findings import SEVERITIES, severity_rank
 from porter.fsutil import RefusedOverwrite, refuse_inputs
-from porter.output import FORMATS, render
+from porter.report_formats import FORMATS, render
 from porter.targets import DEFAULT_TARGET
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2

@@ -16,7 +16,7 @@ from typing import Iterable
 from porter.launch_grammar import CTYPES
 from porter.convert.recognize import Candidate, Features, Recognition
 from porter.facts import FileFacts, Launch, Node
-from porter.ir import FileView, FunctionView, strip
+from porter.fact_queries import FileView, FunctionView, strip
 
 SCHEMA = 1
 DEFAULT_BLOCK = 256     # block size for a launcher whose block size is its caller's argument

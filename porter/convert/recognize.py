@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Iterable
 
 from porter.facts import FileFacts, Node, Param
-from porter.ir import SHUFFLES, FileView, FunctionView, strip
+from porter.fact_queries import SHUFFLES, FileView, FunctionView, strip
 
 EXP = {"expf", "__expf", "exp", "exp2f", "__exp2f", "exp2", "hexp", "h2exp"}
 RSQRT = {"rsqrtf", "rsqrt", "__frsqrt_rn", "hrsqrt"}

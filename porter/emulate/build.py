@@ -17,7 +17,7 @@ from pathlib import Path
 from porter import sandbox
 from porter.emulate.source import kernel_param_names, launcher_param_names, rewrite
 
-RUNTIME_DIR = Path(__file__).resolve().parent / "runtime"
+RUNTIME_DIR = Path(__file__).resolve().parent / "cpu_runtime"
 CXX_FLAGS = ["-std=c++17", "-O2", "-g1", "-fPIC", "-fvisibility=hidden", "-fno-strict-aliasing", "-pthread"]
 LINK_UNUSED = ["-ffunction-sections", "-fdata-sections", "-Wl,--gc-sections"]
 
@@ -168,7 +168,7 @@ def build_kernel(source: str | os.PathLike[str], kernel: str, wave_size: int = 6
                f"    return ::porter::entry(&{kernel}, a, n, cfg, shmem);\n}}\n"))
         defines = [f"-D__AMDGCN_WAVEFRONT_SIZE={wave_macro}"] if wave_macro else []
         tmp = entry / f".kernel.{os.getpid()}.so"
-        # CUDA sources (not hipified) find the CUDA-named headers in runtime/cuda. The file's host code may call its
+        # CUDA sources (not hipified) find the CUDA-named headers in cpu_runtime/cuda. The file's host code may call its
         # project's libraries (cuBLAS, libggml), which are not linked: only porter's two entry points are exported
         # and unreferenced sections are dropped, so nothing the launched kernel does not reach stays unresolved.
         cmd = [_cxx(), *CXX_FLAGS, *defines, *LINK_UNUSED, "-shared", "-I", str(RUNTIME_DIR),

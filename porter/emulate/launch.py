@@ -1,7 +1,7 @@
 """One launch of an original kernel as data: the kernel spelling, grid, block, dynamic shared memory and one value
 per parameter. `porter verify` builds it from a generated module's ORIGINAL mapping and a case (`bind`);
 `porter analyze --confirm` synthesizes it from the Facts (porter.emulate.sizing). Either way it runs through
-`emulate` (porter's CPU emulator) or porter.original.launch (nvcc on NVIDIA, hipcc on ROCm): one mechanism.
+`emulate` (porter's CPU emulator) or porter.verify.gpu_original.launch (nvcc on NVIDIA, hipcc on ROCm): one mechanism.
 
 The ORIGINAL mapping (written by `porter convert`, data contract in its module header) is validated here before
 anything of it reaches generated code or a compiler: identifiers, C types from a list, ints, and launch-geometry

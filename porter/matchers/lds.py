@@ -2,7 +2,7 @@
 
 One analysis per file is shared by all LDS rules: for every kernel (template instantiations in place of their
 pattern) and every block shape it is launched with, each `__shared__` access is turned into a per-lane address
-(porter.lds.lanes) and evaluated exactly against the target's bank and phase tables, and against sm_90's for
+(porter.lds.access_offsets) and evaluated exactly against the target's bank and phase tables, and against sm_90's for
 LDS-002. Arrays with conflicts get a layout search (porter.lds.padding). Accesses whose lanes cannot be
 followed are kept for LDS-000 (explain only), never guessed.
 """
@@ -16,7 +16,7 @@ from typing import Any, Iterator, Sequence
 from porter.facts import FileFacts, Loc, Node, SharedDecl, from_byte_text
 from porter.findings import Edit, Match
 from porter.lds.affine import EvalError, Expr, affine_of, evaluate
-from porter.lds.lanes import AccessWalker, BlockGuess, LdsAccess, Unresolved, function_blocks, function_views
+from porter.lds.access_offsets import AccessWalker, BlockGuess, LdsAccess, Unresolved, function_blocks, function_views
 from porter.lds.model import Access, ConflictResult, LdsModel, LdsModelError, analyze, as_model
 from porter.lds.padding import ArrayAccess, PaddingResult, SharedArray, find_padding
 from porter.rule_context import RuleContext

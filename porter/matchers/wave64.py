@@ -15,7 +15,7 @@ from typing import Any, Iterable, Iterator
 
 from porter.facts import FileFacts, Loc, Node, from_byte_text
 from porter.findings import Edit, Match
-from porter.ir import (BIT_OPS_32, LANE32, LANEW, MASK_PRODUCERS, SHUFFLES, SYNC_WITH_MASK, TID, W, W_HALF, WARP32,
+from porter.fact_queries import (BIT_OPS_32, LANE32, LANEW, MASK_PRODUCERS, SHUFFLES, SYNC_WITH_MASK, TID, W, W_HALF, WARP32,
                        WARPW, WAVE_WIDE, FileView, FunctionView, is_32bit_int, is_64bit, shuffle_parts,
                        strip)
 from porter.rule_context import RuleContext

@@ -5,7 +5,7 @@ to a value of the module's case and how the original's host code launches it. ve
 the kernel's signature as porter's frontend reads it from the file, then for every case (the module's shapes x
 seeds, fresh tensors from make_case):
 
-- GPU present: the original is built for it (nvcc + porter/runtime/hip2cuda.h on NVIDIA, hipcc on ROCm) and
+- GPU present: the original is built for it (nvcc + porter/hip_for_nvcc/hip2cuda.h on NVIDIA, hipcc on ROCm) and
   launched; the generated kernel runs on a second case drawn from the same seed (identical inputs); every output
   of the generated kernel is compared with the original's. The original is also compared with the module's
   float64 reference, so a disagreement says which side moved.
@@ -247,20 +247,20 @@ def emulated(mod: ModuleType, path: str, *, seeds: int, shapes: list[dict],
 
 
 def load_original(path: str, kernel: str, extra_flags: Sequence[str] = ()) -> tuple[Any, dict[str, str]]:
-    """The original kernel built for the GPU present (porter.original.Kernel) and how it was built."""
+    """The original kernel built for the GPU present (porter.verify.gpu_original.Kernel) and how it was built."""
     import torch
 
-    from porter import original
+    from porter.verify import gpu_original
 
     if torch.version.hip is not None:
         arch = getattr(torch.cuda.get_device_properties(0), "gcnArchName", "gfx942").split(":")[0]
-        return original.load(path, kernel, arch, hip=True, extra_flags=extra_flags), {"runner": "hipcc", "arch": arch,
+        return gpu_original.load(path, kernel, arch, hip=True, extra_flags=extra_flags), {"runner": "hipcc", "arch": arch,
                                                              "note": f"built with hipcc for {arch}"}
     major, minor = torch.cuda.get_device_capability()
     arch = f"sm_{major}{minor}"
-    return original.load(path, kernel, arch, extra_flags=extra_flags), {
+    return gpu_original.load(path, kernel, arch, extra_flags=extra_flags), {
         "runner": "nvcc", "arch": arch,
-        "note": f"built with nvcc for {arch} through porter/runtime/hip2cuda.h: warpSize 32, as written for NVIDIA"}
+        "note": f"built with nvcc for {arch} through porter/hip_for_nvcc/hip2cuda.h: warpSize 32, as written for NVIDIA"}
 
 
 def on_gpu(mod: ModuleType, path: str, *, seeds: int, shapes: list[dict],
@@ -269,7 +269,7 @@ def on_gpu(mod: ModuleType, path: str, *, seeds: int, shapes: list[dict],
     every generated output against the original's, and the original against the module's reference."""
     import torch
 
-    from porter import original
+    from porter.verify import gpu_original
     from porter.emulate.launch import SpecError, bind
 
     t0 = time.perf_counter()
@@ -281,7 +281,7 @@ def on_gpu(mod: ModuleType, path: str, *, seeds: int, shapes: list[dict],
         return _finish(_start(path, spec)[0], t0)
     try:
         kern, how = load_original(path, spec["kernel"], extra_flags)
-    except (original.BuildError, OSError) as exc:
+    except (gpu_original.BuildError, OSError) as exc:
         return _finish({"file": path, "cases": [], "kernel": spec["kernel"], "status": "not run",
                         "reason": f"cannot build the original: {str(exc)[:800]}"}, t0)
     res, ok = _start(path, spec, kern.params, shapes=shapes, **how)

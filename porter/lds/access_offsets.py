@@ -21,7 +21,7 @@ from math import prod
 from typing import Iterator, Sequence
 
 from porter.facts import FileFacts, Function, Launch, Node, SharedDecl
-from porter.ir import FileView, FunctionView, strip
+from porter.fact_queries import FileView, FunctionView, strip
 from porter.lds.affine import EvalError, Expr, evaluate, symbols
 
 # Hard caps on the work done per loop / per expression; not hardware numbers.

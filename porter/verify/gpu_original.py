@@ -2,16 +2,16 @@
 kernel is compared against, with no launcher required of the user's file.
 
 porter generates a small shim next to the file, `#include`s the file unchanged and exports two C functions:
-`porter_signature()` (each parameter's type, as the compiler sees it: porter/emulate/runtime/porter_entry.h, the
+`porter_signature()` (each parameter's type, as the compiler sees it: porter/emulate/cpu_runtime/porter_entry.h, the
 same code the CPU emulator uses) and `porter_entry(argv, nargs, cfg, shmem)`, which unpacks raw argument bytes
 into the kernel's parameter types and launches `kernel<<<grid, block, shmem>>>` on the default stream. On NVIDIA
-the shim is built with nvcc, `-I porter/runtime` making `#include "hip/hip_runtime.h"` resolve to porter's
-HIP-to-CUDA header (porter/runtime/hip2cuda.h; warpSize is 32 there, so the kernel runs as written for NVIDIA);
+the shim is built with nvcc, `-I porter/hip_for_nvcc` making `#include "hip/hip_runtime.h"` resolve to porter's
+HIP-to-CUDA header (porter/hip_for_nvcc/hip2cuda.h; warpSize is 32 there, so the kernel runs as written for NVIDIA);
 on ROCm with hipcc against the real HIP headers.
 
-    from porter import original
+    from porter.verify import gpu_original
     from porter.emulate.launch import Launch
-    k = original.load("samples/kernels/gemm/gemm_tiled.hip", "gemm_tiled")   # compiled once, then cached
+    k = gpu_original.load("samples/kernels/gemm/gemm_tiled.hip", "gemm_tiled")   # compiled once, then cached
     k.launch(Launch("gemm_tiled", grid, block, 0, names, (A, B, C, M, N, K, alpha, beta), ("C",)))
     torch.cuda.synchronize()
 
@@ -34,7 +34,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Sequence
 
-RUNTIME_DIR = Path(__file__).resolve().parent / "runtime"
+RUNTIME_DIR = Path(__file__).resolve().parent.parent / "hip_for_nvcc"
 NVCC_FLAGS = ("-x", "cu", "-shared", "-Xcompiler", "-fPIC", "-O3", "-std=c++17")
 # The original's file may define host functions that call its project's libraries (llm.c's common.h: cuBLAS;
 # ggml: libggml), which porter does not link: only the shim's two entry points are exported and unreferenced
@@ -96,7 +96,7 @@ def compile_command(sample_path: str | os.PathLike[str], output: str | os.PathLi
             "-o", str(output), str(sample_path)]
 
 
-ENTRY_HEADER = Path(__file__).resolve().parent / "emulate" / "runtime" / "porter_entry.h"
+ENTRY_HEADER = Path(__file__).resolve().parent.parent / "emulate" / "cpu_runtime" / "porter_entry.h"
 _SAFE_PATH = re.compile(r'[^"\\\n\r]+\Z')
 
 
