@@ -176,6 +176,23 @@ def test_header_helper_access_takes_the_helpers_width_and_direction(tmp_path: Pa
     assert all(Path(f.path).name == "k.hip" for f in findings)
 
 
+def test_conflict_names_the_alias_the_line_writes(tmp_path: Path) -> None:
+    # the user reads the line: a finding on `row[...]` names `row` and the array it points into, and one on the
+    # array itself names the array alone
+    path = kernel_file(tmp_path,
+                       "__global__ void k(float* o) {",
+                       "  __shared__ float tile[64 * 32];",
+                       "  float* row = tile + threadIdx.x * 32;",
+                       "  row[0] = o[threadIdx.x];",
+                       "  __syncthreads();",
+                       "  o[threadIdx.x] = tile[threadIdx.x * 32];",
+                       "}",
+                       "void h(float* o) { k<<<1, 64>>>(o); }")
+    findings = run(path)
+    assert "write of 'row' (into 'tile') (ds_write_b32" in at(findings, "LDS-001", 5).message
+    assert "read of 'tile' (ds_read_b32" in at(findings, "LDS-001", 7).message
+
+
 def test_conflict_names_the_instantiation(tmp_path: Path) -> None:
     # which template arguments conflict (a bool spelled as C++ does, not libclang's -1), and the launch's block
     path = kernel_file(tmp_path, "template <bool S, int N> __global__ void k(float* o) {",

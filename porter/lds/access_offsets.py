@@ -246,6 +246,11 @@ class LdsAccess:
     predicate: Expr | None
     samples: dict[str, tuple[int, ...]]
     loop_vars: tuple[tuple[str, str, Expr], ...] = ()   # (iteration symbol, variable, its value) for messages
+    written: str = ""                # the name the source writes at the access (an alias of decl, or decl itself)
+
+    @property
+    def name(self) -> str:
+        return self.written or self.decl.name
 
     @property
     def vector(self) -> int:
@@ -257,6 +262,11 @@ class Unresolved:
     decl: SharedDecl
     node: Node
     reason: str
+    written: str = ""                # as LdsAccess.written
+
+    @property
+    def name(self) -> str:
+        return self.written or self.decl.name
 
 
 @dataclass
@@ -343,7 +353,7 @@ class AccessWalker:
             except Undetermined as exc:
                 decl = self._shared_under(node)
                 if decl is not None:
-                    unresolved.append(Unresolved(decl, node, exc.reason))
+                    unresolved.append(Unresolved(decl, node, exc.reason, _base_name(node)))
                 continue
             if hit is None:
                 continue
@@ -352,7 +362,7 @@ class AccessWalker:
                 try:
                     found.append(self._finish(node, decl, op, width, offset, indices))
                 except Undetermined as exc:
-                    unresolved.append(Unresolved(decl, node, exc.reason))
+                    unresolved.append(Unresolved(decl, node, exc.reason, _base_name(node)))
                     break
         return found, unresolved
 
@@ -374,11 +384,12 @@ class AccessWalker:
                 if p is None or not p.decl.dims:
                     continue
                 index = t.index if t.index is not None else self.expr(call.children[t.index_param or 0])
-                found.append(self._finish(call, p.decl, t.op, t.width, _add(p.offset, _mul(index, t.step)), None))
+                found.append(self._finish(call, p.decl, t.op, t.width, _add(p.offset, _mul(index, t.step)), None,
+                                          written_at=arg))
             except Undetermined as exc:
                 decl = self._shared_under(arg)
                 if decl is not None:
-                    unresolved.append(Unresolved(decl, call, exc.reason))
+                    unresolved.append(Unresolved(decl, call, exc.reason, _base_name(arg)))
 
     def _derefs_of_params(self) -> list[_Through]:
         """This function's reads and writes through its own (never reassigned) pointer parameters, at a constant
@@ -908,7 +919,7 @@ class AccessWalker:
 
     # -- putting one access together
     def _finish(self, node: Node, decl: SharedDecl, op: str, width: int, offset: Expr,
-                indices: tuple[Expr, ...] | None) -> LdsAccess:
+                indices: tuple[Expr, ...] | None, written_at: Node | None = None) -> LdsAccess:
         loops = self._enclosing_loops(node)
         samples = {lp.symbol: lp.iters for lp in loops}
         pred = self._predicate(node)
@@ -919,7 +930,8 @@ class AccessWalker:
         samples = {k: v for k, v in samples.items() if k in used}
         names = tuple((lp.symbol, lp.name, lp.value) for lp in loops if lp.symbol in samples)
         return LdsAccess(decl=decl, node=node, op=op, width=width, offset=offset, indices=indices,
-                         predicate=pred, samples=samples, loop_vars=names)
+                         predicate=pred, samples=samples, loop_vars=names,
+                         written=_base_name(written_at if written_at is not None else node))
 
     def _bind_uniform(self, e: Expr, samples: dict[str, tuple[int, ...]], node: Node) -> Expr:
         """Replace runtime-uniform symbols by 0 when they only shift every lane equally."""
@@ -978,6 +990,19 @@ class _Flat(int):
 
 
 # -------------------------------------------------------------------------------------------------- helpers
+
+def _base_name(node: Node) -> str:
+    """The variable an access expression starts from, as the source spells it: `tile` in `tile[i][j]`, `row` in
+    `*reinterpret_cast<float4*>(row + k)`; messages name it because it is what the user wrote on that line."""
+    cur = node
+    for _ in range(MAX_DEPTH * 4):
+        if cur.kind == "ref":
+            return cur.op
+        if not cur.children or cur.kind not in ("index", "unop", "cast", "binop"):
+            return ""
+        cur = cur.children[0]
+    return ""
+
 
 def _peel(node: Node) -> Node:
     while node.kind == "cast" and node.op == "implicit" and node.children:

@@ -106,7 +106,7 @@ def _analyze_group(out: _FileAnalysis, model: LdsModel, reference: LdsModel | No
             r = analyze(model, _to_access(acc), block.dims, samples=acc.samples)
         except (LdsModelError, ValueError) as exc:
             loc = (acc.node.loc.line, acc.node.loc.col)
-            out.unresolved.setdefault(loc, (Unresolved(acc.decl, acc.node, str(exc)), block))
+            out.unresolved.setdefault(loc, (Unresolved(acc.decl, acc.node, str(exc), acc.written), block))
             continue
         ref_r = None
         if reference is not None and not r.conflict_free:
@@ -361,11 +361,16 @@ def _block_text(block: BlockGuess) -> str:
     return f"block {block.text()} {block.source}"
 
 
+def _array_args(acc: LdsAccess | Unresolved) -> dict[str, str]:
+    """The name written at the access, and the array it points into when that is another name."""
+    return {"array": acc.name, "into": f" (into '{acc.decl.name}')" if acc.name != acc.decl.name else ""}
+
+
 def _conflict_args(hit: _Hit, plan: _ArrayPlan | None, target: Target) -> dict[str, str]:
     r = hit.result
     worst = r.worst
     return {
-        "degree": _degree(r.degree), "target": target.name, "op": hit.acc.op, "array": hit.acc.decl.name,
+        "degree": _degree(r.degree), "target": target.name, "op": hit.acc.op, **_array_args(hit.acc),
         "instruction": r.instruction, "width": str(r.width_bytes),
         "phase": _ranges(worst.lanes) if worst else "", "lanes": _ranges(r.colliding_lanes),
         "bank": str(r.worst_bank), "where": _where(hit), "status": r.status,
@@ -438,7 +443,7 @@ def padding_unused(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
             cost = ""
             if hit is not None and not hit.result.conflict_free:
                 cost = f"; as indexed, {hit.result.instruction} is {_degree(hit.result.degree)}-way conflicted"
-            yield Match(loc=_loc(acc.node), args={"array": acc.decl.name, "why": why, "cost": cost,
+            yield Match(loc=_loc(acc.node), args={**_array_args(acc), "why": why, "cost": cost,
                                                   "block": _block_text(plan.block)})
 
 
@@ -448,5 +453,5 @@ def undetermined(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
     for (line, col), (u, block) in sorted(fa.unresolved.items()):
         if (line, col) in fa.hits:
             continue  # another instantiation or block resolved it
-        yield Match(loc=_loc(u.node), args={"array": u.decl.name, "reason": u.reason,
+        yield Match(loc=_loc(u.node), args={**_array_args(u), "reason": u.reason,
                                             "block": _block_text(block)})
