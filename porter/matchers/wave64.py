@@ -477,6 +477,7 @@ def sync_mask_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
     macros = {m.name: m for m in facts.macros}
     reported_defs: set[tuple[int, int]] = set()
     wrappers = {(loc.line, loc.col) for loc in facts.project_cross_lane}
+    superseded = _instantiated_patterns(fv)
     for view in _device_views(fv):
         for call in view.calls(SYNC_WITH_MASK):
             if not call.children or call.children[0].kind == "default" or (call.loc.line, call.loc.col) in wrappers:
@@ -484,6 +485,14 @@ def sync_mask_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
             mask = call.children[0]
             written = _written(mask)
             if is_64bit(facts, written.type) or (written.value is not None and written.value >= 1 << 32):
+                if strip(written).value == 0xFFFFFFFF and target.wave_size > 32 and id(view) not in superseded \
+                        and not _low_lanes_only(fv, view, call, target):
+                    yield Match(mask.loc if mask.loc.line else call.loc, {
+                        "call": call.op, "wave": str(target.wave_size),
+                        "what": f"the 64-bit mask {_half_mask_text(_spell(facts, strip(written)))}",
+                        "effect": f"it names lanes 0-31 only, but lanes 32-{target.wave_size - 1} of the "
+                                  f"{target.wave_size}-lane wavefront run this call too, and a lane that calls a "
+                                  f"*_sync intrinsic must be in its mask"}, confidence="medium")
                 continue
             inner = strip(written)
             if inner.value is not None and inner.value == 0:
@@ -498,7 +507,9 @@ def sync_mask_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
                     edits = _macro_body_edit(facts, macros[inner.macro], "(~0ull)")
             else:
                 what = f"'{text}' of 32-bit type {written.type or 'unsigned int'}"
-            args = {"call": call.op, "what": what, "wave": str(target.wave_size)}
+            args = {"call": call.op, "what": what, "wave": str(target.wave_size),
+                    "effect": f"on a {target.wave_size}-lane wavefront the mask must be 64-bit (ROCm 7 rejects "
+                              f"32-bit masks at compile time)"}
             site = _mask_def_site(facts, view, written, macros)
             if site is not None and site.line and (site.line, site.col) not in reported_defs:
                 reported_defs.add((site.line, site.col))
@@ -507,6 +518,33 @@ def sync_mask_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
                                                    f"{call.loc.line})"}, edits=edits)
                 edits = ()
             yield Match(mask.loc if mask.loc.line else call.loc, args, edits=edits)
+
+
+def _half_mask_text(text: str) -> str:
+    return text if text.lower().startswith("0x") else f"'{text}' (= 0xffffffff)"
+
+
+def _instantiated_patterns(fv: FileView) -> set[int]:
+    """Template patterns whose instantiations are in the file: those show what really runs (an `if constexpr`
+    branch the arguments discard is gone there), so the pattern is not judged on its own."""
+    instantiated = {v.fn.name for v in fv.views if v.fn.template_args}
+    return {id(v) for v in fv.views if v.fn.is_template and v.fn.name in instantiated}
+
+
+def _low_lanes_only(fv: FileView, view: FunctionView, call: Node, target: Target) -> bool:
+    """Only lanes 0-31 reach the call: it sits under `if (x < n)` with x a thread index and n <= 32, or every
+    launch of the kernel has at most 32 threads per block."""
+    for anc in view.ancestors(call):
+        if anc.kind != "if" or len(anc.children) < 2 or not any(call is n for n in anc.children[1].walk()):
+            continue
+        for n in anc.children[0].walk():
+            if n.kind == "binop" and n.op in ("<", "<=") and len(n.children) == 2 \
+                    and view.depends_on_thread(n.children[0]) and isinstance(bound := view.const(n.children[1]), int) \
+                    and bound - (n.op == "<") < 32:
+                return True
+    launches = [la for la in fv.facts.launches if la.kernel == view.fn.name]
+    return view.fn.kind == "kernel" and bool(launches) and all(
+        la.block_dims is not None and la.block_dims[0] * la.block_dims[1] * la.block_dims[2] <= 32 for la in launches)
 
 
 def _macro_body_edit(facts: FileFacts, macro: Any, new: str) -> tuple[Edit, ...]:

@@ -108,3 +108,61 @@ __global__ void vote_typedefs(const float* x, u64* out) {
   u64 all = __ballot(v > 0.0f);
   out[threadIdx.x] = all + low;
 }
+
+// A 64-bit mask that still names 32 lanes: `0xffffffffull` is the type ROCm asks for, but lanes 32-63 of the
+// wavefront call the shuffle too and are not in it. Kernels of 32-lane logical warps (two per wavefront) keep
+// the mistake after the type is fixed.
+#define HALF_WAVE_MASK 0xffffffffull
+
+__global__ void half_mask_lut(const float* lut, const unsigned char* idx, float* out) {
+  const int lane = threadIdx.x & 31;
+  float mine = lut[lane & 15];
+  // expect: W64-003
+  out[threadIdx.x] = __shfl_sync(HALF_WAVE_MASK, mine, idx[threadIdx.x] & 15, 32);
+  if (threadIdx.x < 32) {
+    // ok: W64-003
+    out[threadIdx.x] += __shfl_sync(0xffffffffull, mine, lane ^ 1, 32);   // only lanes 0-31 get here
+  }
+}
+
+// One instantiation takes the shuffle, the other an `if constexpr` branch without it: only the first is judged.
+template <bool FROM_LDS>
+__global__ void half_mask_branches(const float* lut, float* out) {
+  __shared__ float table[16];
+  if (threadIdx.x < 16) table[threadIdx.x] = lut[threadIdx.x];
+  __syncthreads();
+  float v = lut[threadIdx.x & 15];
+  if constexpr (FROM_LDS) {
+    out[threadIdx.x] = table[(threadIdx.x * 3) & 15];
+  } else {
+    // expect: W64-003
+    out[threadIdx.x] = __shfl_sync(0xffffffffull, v, (threadIdx.x * 3) & 15, 32);
+  }
+}
+
+template <bool FROM_LDS>
+__global__ void lds_only(const float* lut, float* out) {
+  __shared__ float table[16];
+  if (threadIdx.x < 16) table[threadIdx.x] = lut[threadIdx.x];
+  __syncthreads();
+  if constexpr (FROM_LDS) {
+    out[threadIdx.x] = table[(threadIdx.x * 3) & 15];
+  } else {
+    // ok: W64-003
+    out[threadIdx.x] = __shfl_sync(0xffffffffull, lut[0], 0, 32);   // discarded: only lds_only<true> exists
+  }
+}
+
+// A block of 32 threads: lanes 32-63 of its wavefront are inactive, and the mask names every lane that runs.
+__global__ void one_warp_block(const float* x, float* out) {
+  // ok: W64-003
+  out[threadIdx.x] = __shfl_sync(0xffffffffull, x[threadIdx.x], 0);
+}
+
+void launch_half_masks(const float* lut, const unsigned char* idx, float* out) {
+  half_mask_lut<<<1, 128>>>(lut, idx, out);
+  half_mask_branches<true><<<1, 128>>>(lut, out);
+  half_mask_branches<false><<<1, 128>>>(lut, out);
+  lds_only<true><<<1, 128>>>(lut, out);
+  one_warp_block<<<4, 32>>>(lut, out);
+}
