@@ -1,4 +1,4 @@
-"""Locate porter's data folders (rules/, templates/, parse_headers, targets) in a source tree or an installed wheel."""
+"""Locate porter's data folders (rules/, docs/, parse_headers, targets) in a source tree or an installed wheel."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ _PKG = Path(__file__).resolve().parent
 
 @cache
 def data_dir(name: str) -> Path:
-    """Return the folder `name` (e.g. "rules", "templates"): packaged under porter/_data in a wheel,
+    """Return the folder `name` (e.g. "rules", "docs"): packaged under porter/_data in a wheel,
     at the repository root in a source checkout or editable install."""
     for candidate in (_PKG / "_data" / name, _PKG.parent / name):
         if candidate.is_dir():

@@ -107,7 +107,7 @@ def test_bad_params_are_rejected(family: str, params: dict, match: str) -> None:
         render(family, params, source_info=BENIGN)
 
 
-@pytest.mark.parametrize("family", ["../templates/gemm", "gemm/../gemm", "_common", "nope", "GEMM"])
+@pytest.mark.parametrize("family", ["../families/gemm", "gemm/../gemm", "_common", "nope", "GEMM"])
 def test_unknown_family_is_rejected(family: str) -> None:
     with pytest.raises(ParamError):
         render(family, {}, source_info=BENIGN)

@@ -1,4 +1,4 @@
-"""`porter convert`: recognized kernel -> TileLang module, rendered from templates/<family>/.
+"""`porter convert`: recognized kernel -> TileLang module, rendered from porter/families/<family>/.
 
 `convert(file, ...)` is the library call (porter.convert.pipeline); porter.cli.convert prints what it returns."""
 

@@ -16,6 +16,7 @@ from typing import Iterable
 
 from porter.facts import FileFacts, Node, Param
 from porter.fact_queries import SHUFFLES, FileView, FunctionView, strip
+from porter.families import FAMILIES
 
 EXP = {"expf", "__expf", "exp", "exp2f", "__exp2f", "exp2", "hexp", "h2exp"}
 RSQRT = {"rsqrtf", "rsqrt", "__frsqrt_rn", "hrsqrt"}
@@ -25,8 +26,6 @@ TANH = {"tanhf", "tanh"}
 ERF = {"erff", "erf"}
 ELEM_DTYPES = {"float": "float32", "__half": "float16", "half": "float16", "__hip_bfloat16": "bfloat16",
                "hip_bfloat16": "bfloat16", "__nv_bfloat16": "bfloat16", "double": "float64"}
-FAMILIES = ("attention", "batched_gemm", "gemm", "softmax", "layernorm", "rmsnorm", "row_reduce", "transpose",
-            "elementwise")
 
 
 class UnknownKernel(Exception):

@@ -17,7 +17,7 @@ import jinja2
 from porter.convert.params import (DTYPES, ParamError, check_identifier, check_original, sanitize_comment_text,
                                    validate_params, validate_schema)
 from porter.fsutil import atomic_write
-from porter.resources import data_dir
+from porter.families import FAMILIES, FOLDER
 from porter.targets import config_targets, known_targets, load_target
 
 # Tile-config keys a manifest may carry configs for, one per target file's `configs` (FACTS section 4: one tile
@@ -47,20 +47,16 @@ def tvm_targets() -> dict[str, dict[str, str]]:
     return out
 
 
-def templates_dir() -> Path:
-    return data_dir("templates")
-
-
 def list_families() -> list[str]:
-    """Every folder of templates/ that has a manifest (the shared `_common` base has none)."""
-    return sorted(p.parent.name for p in templates_dir().glob("*/manifest.toml"))
+    """The registered families (porter.families.FAMILIES), by name."""
+    return sorted(FAMILIES)
 
 
 @cache
 def load_manifest(family: str) -> dict[str, Any]:
     check_identifier("family", family)  # also keeps family out of path traversal
-    path = templates_dir() / family / "manifest.toml"
-    if not path.is_file():
+    path = FOLDER / family / "manifest.toml"
+    if family not in FAMILIES or not path.is_file():
         raise ParamError(f"unknown template family '{family}' (known: {', '.join(list_families())})")
     data = tomllib.loads(path.read_text())
     if data.get("family") != family:
@@ -134,7 +130,7 @@ def select_config(family: str, params: dict[str, Any], target: str, config: str 
 
 def _environment() -> jinja2.Environment:
     # autoescape off: the output is Python, not HTML; safety comes from validating every value instead.
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(templates_dir())),
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(FOLDER)),
                               undefined=jinja2.StrictUndefined, autoescape=False,
                               keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
     # `py` emits a validated value as a Python literal (repr of str/int/float/bool/dict of those).

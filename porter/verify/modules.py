@@ -16,7 +16,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-# Names every generated module defines (templates/_common/base.py.j2 and the family blocks).
+# Names every generated module defines (porter/families/_common/base.py.j2 and the family blocks).
 REQUIRED = ("make_case", "run_kernel", "reference", "compare", "torch_baseline", "work", "TEST_SHAPES",
             "BENCH_SHAPE", "LOWER_SHAPE", "CONFIGS", "CONFIG_NAMES", "TARGET", "lower", "shared_memory_bytes")
 
