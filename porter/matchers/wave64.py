@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-from porter.facts import FileFacts, Loc, Node, from_byte_text
+from porter.facts import FileFacts, Launch, Loc, Node, from_byte_text
 from porter.findings import Edit, Match
 from porter.fact_queries import (BIT_OPS_32, LANE32, LANEW, MASK_PRODUCERS, SHUFFLES, SYNC_WITH_MASK, TID, W, W_HALF, WARP32,
                        WARPW, WAVE_WIDE, FileView, FunctionView, is_32bit_int, is_64bit, shuffle_parts,
@@ -329,6 +329,56 @@ def _wave_strided_loop(view: FunctionView) -> Node | None:
         if any(_is_wave_width(view, f) for f in _factors(inc.children[1])) and view.depends_on_thread(init):
             return inc
     return None
+
+
+def _scaled_widths(facts: FileFacts, view: FunctionView, wave: bool,
+                   within: Iterable[Node] | None = None) -> dict[tuple[str, ...], Node]:
+    """Products of a lane width and named factors, keyed by the factors' spelling: `WARP_SIZE * x128::size`
+    (the wavefront's width, wave=True) or `32 * VEC` (a literal 32, wave=False), in the function or in the given
+    expressions. The two side by side mean one of them counts 32-lane warps where the other counts wavefronts."""
+    out: dict[tuple[str, ...], Node] = {}
+    for node in (n for root in within for n in root.walk()) if within is not None else view.nodes():
+        if node.kind != "binop" or node.op != "*" or len(node.children) != 2:
+            continue
+        factors = _factors(node)
+        width = next((f for f in factors if (_is_wave_width(view, f) if wave else
+                                             strip(f).kind == "int" and strip(f).value == 32)), None)
+        # `32 * 4` is a number, not a lane width scaled by a named per-lane amount (VEC, x128::size)
+        rest = [f for f in factors if f is not width and not (strip(f).kind == "int" and not strip(f).macro)]
+        if width is not None and rest:
+            out.setdefault(tuple(sorted(_spell(facts, f).replace(" ", "") for f in rest)), node)
+    return out
+
+
+def _counts_32_lanes(facts: FileFacts, view: FunctionView, wave_views: Iterable[FunctionView],
+                     within: Iterable[Node] | None = None) -> Iterator[tuple[Node, Node]]:
+    """(`32 * k` here, `warpSize * k` in wave_views): the same per-lane amount scaled by a 32-lane warp in one
+    place and by the wavefront in the other."""
+    wave: dict[tuple[str, ...], Node] = {}
+    for v in wave_views:
+        for key, node in _scaled_widths(facts, v, wave=True).items():
+            wave.setdefault(key, node)
+    if not wave:
+        return
+    for key, node in _scaled_widths(facts, view, wave=False, within=within).items():
+        if key in wave:
+            yield node, wave[key]
+
+
+def _launch_inputs(view: FunctionView, launch: Launch, depth: int = 3) -> list[Node]:
+    """The expressions a launch's shape, shared bytes and arguments are computed from in its host function,
+    following local definitions a few steps."""
+    todo = [n for n in (launch.grid, launch.block, launch.shared_bytes, *launch.args) if n is not None]
+    out: list[Node] = []
+    seen: set[str] = set()
+    for _ in range(depth + 1):
+        out.extend(todo)
+        refs = {n.ref for e in todo for n in e.walk() if n.kind == "ref" and n.ref not in seen}
+        seen |= refs
+        todo = [d for r in refs if (d := view.definition(r)) is not None]
+        if not todo:
+            break
+    return out
 
 
 # --------------------------------------------------------------------------------------------------- W64-002
@@ -764,6 +814,12 @@ def per_warp_array_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Matc
                 yield Match(counts[r].loc, {"what": f"{slots} '{counts[r].op}' is defined here as a count of "
                                                     f"32-lane warps: half of the slots are never written",
                                             "wave": str(target.wave_size)})
+        for node, twin in _counts_32_lanes(facts, view, [view]):
+            yield Match(node.loc, {"what": f"'{_spell(facts, node)}' sizes for a warp of 32 lanes what the code "
+                                           f"covers with '{_spell(facts, twin)}' (line {twin.loc.line}), a "
+                                           f"{target.wave_size}-lane wavefront's worth: the lanes past 32 work "
+                                           f"beyond the space it rounds to", "wave": str(target.wave_size)},
+                        confidence="medium")
 
 
 def _warp_count_constants(view: FunctionView) -> dict[str, Node]:
@@ -830,6 +886,16 @@ def host_launch_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
                              f"spans two rows in one {target.wave_size}-lane wavefront",
                      "wave": str(target.wave_size)}, confidence="high")
     yield from _grid_per_32(fv, target)
+    hosts = {v.fn.usr: v for v in fv.views}
+    for launch in facts.launches:
+        if (view := hosts.get(launch.caller)) is None:
+            continue
+        inputs = _launch_inputs(view, launch)
+        for node, twin in _counts_32_lanes(facts, view, fv.kernel_by_name(launch.kernel), within=inputs):
+            yield Match(node.loc, {"what": f"'{_spell(facts, node)}' sizes for a warp of 32 lanes what the "
+                                           f"kernel covers with '{_spell(facts, twin)}' (line {twin.loc.line}), "
+                                           f"one wavefront's worth", "wave": str(target.wave_size)},
+                        confidence="medium")
     # A host count of 32-thread warps is wrong only against device code that works in hardware wavefronts;
     # next to kernels built on deliberate 32-lane logical warps (width 32, WARP_SIZE = 32) it is consistent.
     device = list(_device_views(fv))
@@ -872,9 +938,21 @@ def _block_wave_stride(view: FunctionView) -> Node | None:
     return None
 
 
+def _item_per_wave(view: FunctionView) -> Node | None:
+    """`blockIdx.x * warpsPerBlock + threadIdx.x / warpSize`: each wavefront of this kernel owns one item."""
+    for node in view.nodes():
+        if node.kind == "binop" and node.op == "+" and len(node.children) == 2:
+            for a, b in (node.children, node.children[::-1]):
+                if view.lane_class(b) == WARPW and any(n.kind == "member" and n.children and
+                                                       strip(n.children[0]).op == "blockIdx" for n in a.walk()):
+                    return node
+    return None
+
+
 def _grid_per_32(fv: FileView, target: Target) -> Iterator[Match]:
-    """A grid of n / 32 blocks for a kernel whose blocks each cover warpSize elements: on gfx942 the blocks
-    reach twice as far as n."""
+    """A grid of n / 32 blocks for a kernel whose blocks each cover warpSize elements (on gfx942 the blocks
+    reach twice as far as n), or of n * 32 threads for a kernel that gives each wavefront one item (the grid
+    covers n / 2 items)."""
     facts = fv.facts
     hosts = {v.fn.usr: v for v in fv.views}
     for launch in facts.launches:
@@ -889,13 +967,21 @@ def _grid_per_32(fv: FileView, target: Target) -> Iterator[Match]:
         divs = [n for n in grid.walk() if n.kind == "binop" and len(n.children) == 2
                 and {"/": 32, ">>": 5}.get(n.op) == host.const(n.children[1])]
         stride = next((st for k in fv.kernel_by_name(launch.kernel) if (st := _block_wave_stride(k))), None)
-        if not divs or stride is None:
-            continue
-        yield Match(divs[0].loc, {"what": f"'{_spell(facts, divs[0])}' launches one block per 32 elements, but "
-                                          f"'{launch.kernel}' gives each block '{_spell(facts, stride)}' (line "
-                                          f"{stride.loc.line}), {target.wave_size} elements on gfx942: half of "
-                                          f"the blocks run past the end", "wave": str(target.wave_size)},
-                    confidence="high")
+        if divs and stride is not None:
+            yield Match(divs[0].loc, {"what": f"'{_spell(facts, divs[0])}' launches one block per 32 elements, "
+                                              f"but '{launch.kernel}' gives each block '{_spell(facts, stride)}' "
+                                              f"(line {stride.loc.line}), {target.wave_size} elements on gfx942: "
+                                              f"half of the blocks run past the end", "wave": str(target.wave_size)},
+                        confidence="high")
+        muls = [n for n in grid.walk() if n.kind == "binop" and n.op == "*" and len(n.children) == 2
+                and 32 in (host.const(n.children[0]), host.const(n.children[1]))]
+        item = next((it for k in fv.kernel_by_name(launch.kernel) if (it := _item_per_wave(k))), None)
+        if muls and item is not None:
+            yield Match(muls[0].loc, {"what": f"'{_spell(facts, muls[0])}' counts 32 threads per item, but "
+                                              f"'{launch.kernel}' gives each wavefront one item "
+                                              f"('{_spell(facts, item)}', line {item.loc.line}), "
+                                              f"{target.wave_size} threads on gfx942: the grid covers half of "
+                                              f"the items", "wave": str(target.wave_size)}, confidence="high")
 
 
 # --------------------------------------------------------------------------------------------------- W64-010
