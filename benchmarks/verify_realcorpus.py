@@ -136,7 +136,7 @@ def run(jobs: list[tuple[str, Path, Path, list[str]]], out: Path, deadline: floa
             res["modules"][name] = {"summary": {"original_status": "not run", "original_reason": "deadline"}}
             continue
         t1 = time.time()
-        rep = verify_module(module, original=str(original), compile_gfx942=False, timer=timer, peaks=res["peaks"],
+        rep = verify_module(module, original=str(original), compile_for=None, timer=timer, peaks=res["peaks"],
                             original_flags=flags)
         res["modules"][name] = {"summary": summary(rep), "seconds": round(time.time() - t1, 1), "report": rep}
         print(name, json.dumps(res["modules"][name]["summary"], default=str), flush=True)

@@ -30,9 +30,17 @@ def test_every_target_file_loads_with_every_field() -> None:
 
 
 def test_command_line_target_choices_are_the_target_files() -> None:
+    # every stage takes a target by its name (convert maps it to its tile-config key)
     from porter.cli.analyze import analyze
-    option = next(p for p in analyze.params if p.name == "target")
-    assert list(option.type.choices) == known_targets()
+    from porter.cli.convert import convert
+    from porter.cli.verify import verify
+    for command in (analyze, convert):
+        option = next(p for p in command.params if p.name == "target")
+        assert list(option.type.choices) == known_targets(), command.name
+    option = next(p for p in verify.params if p.name == "target")
+    assert list(option.type.choices) == ["auto", *known_targets()]
+    option = next(p for p in verify.params if p.name == "compile_for")
+    assert list(option.type.choices) == [t.name for t in amd_targets()]
 
 
 def test_occupancy_of_a_wave32_target_uses_its_register_file() -> None:
@@ -137,7 +145,7 @@ def test_every_amd_target_converts_and_compiles(sample: str, target: str, toolch
                                                 tmp_path: Path) -> None:
     from porter.verify.compile import compile_generated
     t = load_target(target)
-    module = _converted(sample, t.configs, tmp_path)
+    module = _converted(sample, target, tmp_path)
     assert module.TARGET == t.configs and module.ARCH_CONFIGS[t.toolchain_arch] == t.configs
     rep = compile_generated(module, target=target, toolchain=toolchain)
     assert rep["target"] == target and rep["config"] == module.CONFIGS[t.configs]

@@ -112,6 +112,16 @@ def test_lds_over_64k_fails_the_check(modules) -> None:
     assert "verdict: failed: gfx942 compile" in text
 
 
+def test_code_object_is_built_for_the_target_asked(modules) -> None:
+    # the module over gfx942's LDS carries a smaller gfx1100 tile config: built for RDNA3 (wave32) it fits
+    code, text = _run(str(modules["big"]), "--compile-for", "gfx1100", "--format", "json")
+    assert code == 0, text
+    r = json.loads(text[text.index("{"):])["reports"][0]
+    assert r["compile"]["target"] == "gfx1100" and r["compile"]["status"] == "ok"
+    assert r["compile"]["kernel"]["wavefront_size"] == 32 and r["compile"]["kernel"]["arch"] == "gfx1100"
+    assert r["verdict"].startswith("compiled only (gfx1100 code object ok") and "gfx942" not in r["verdict"]
+
+
 def test_json_report_schema(gemm_json) -> None:
     _, rep, _ = gemm_json
     assert rep["schema"] == "porter.verify/1" and isinstance(rep["reports"], list)
@@ -257,7 +267,7 @@ def test_the_library_call_yields_each_modules_report_as_the_command_line_does(mo
     from gpu import gpu_present
     from porter.verify import verify
 
-    (out,) = list(verify([modules["softmax"]], compile_gfx942=False))
+    (out,) = list(verify([modules["softmax"]], compile_for=None))
     path, rep = out
     assert path == Path(modules["softmax"]) and rep["module"].endswith("vsoftmax.py")
     assert rep["compile"]["status"] == "not run" and rep["compile"]["reason"] == "skipped (--no-compile)"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from porter.targets import DEFAULT_TARGET, config_targets, load_target
+from porter.targets import DEFAULT_TARGET, known_targets, load_target
 
 
 def _parse_param(text: str) -> tuple[str, str]:
@@ -24,9 +24,9 @@ def _parse_param(text: str) -> tuple[str, str]:
               help="Kernel to convert (repeatable; NAME<args> picks one template instantiation). Default: all.")
 @click.option("-o", "--output-dir", default="porter-out", show_default=True, type=click.Path(file_okay=False),
               help="Folder for the generated modules (one NAME.py per kernel).")
-@click.option("--target", type=click.Choice(config_targets()), default=load_target(DEFAULT_TARGET).configs,
-              show_default=True,
-              help="Target whose tuning config the module defaults to (every target's configs are embedded).")
+@click.option("--target", type=click.Choice(known_targets()), default=DEFAULT_TARGET, show_default=True,
+              help="Target whose tile config the module defaults to (every target's configs are embedded; "
+                   "gfx950 uses gfx942's, sm_90 the sm_90a ones).")
 @click.option("--template", "family", default=None, metavar="FAMILY",
               help="Use this template family instead of the recognized one (see --list-templates).")
 @click.option("--config", default=None, metavar="NAME", help="A tuning config of the template, by name.")
@@ -54,7 +54,7 @@ def convert(file: str, kernel_names: tuple[str, ...], output_dir: str, target: s
     \b
     Examples:
       porter convert samples/kernels/gemm/gemm_tiled.hip -o out/
-      porter convert softmax.hip --kernel softmax_rows --target sm_90a
+      porter convert softmax.hip --kernel softmax_rows --target sm_90
       porter convert k.hip --template gemm --param layout=NT --force
 
     Exit status: 0 all selected kernels converted, 1 some kernel not recognized (or ambiguous),

@@ -1,4 +1,4 @@
-"""`porter verify`: compile a generated module for gfx942, check its numbers on the GPU present, time it."""
+"""`porter verify`: compile a generated module for an AMD target, check its numbers on the GPU present, time it."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from pathlib import Path
 
 import click
 
-from porter.targets import config_targets
+from porter.targets import DEFAULT_TARGET
+from porter.verify.report import COMPILE_CHOICES, TARGET_CHOICES
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -44,9 +45,12 @@ def _original_flags(include_dirs: tuple[str, ...], defines: tuple[str, ...]) -> 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.argument("path", metavar="MODULE_OR_DIR", type=click.Path(exists=True))
-@click.option("--target", type=click.Choice(("auto", *config_targets())), default="auto", show_default=True,
+@click.option("--target", type=click.Choice(TARGET_CHOICES), default="auto", show_default=True,
               help="Whose tile config the numerics, timing and tuning use on the GPU present (auto: the GPU's own; "
-                   "gfx942 on an NVIDIA GPU checks gfx942's tile logic there). The gfx942 code object is always built.")
+                   "gfx942 on an NVIDIA GPU checks gfx942's tile logic there). The code object is built for "
+                   "--compile-for either way.")
+@click.option("--compile-for", "compile_for", type=click.Choice(COMPILE_CHOICES), default=DEFAULT_TARGET,
+              show_default=True, help="The AMD target the code objects (generated and --original) are built for.")
 @click.option("--seeds", type=int, default=5, show_default=True, help="Seeds per test shape (at least 5).")
 @click.option("--shapes", "shape_texts", multiple=True, metavar="M=..,N=..",
               help="Shape to time (and tune) instead of the module's BENCH_SHAPE; repeatable.")
@@ -58,27 +62,28 @@ def _original_flags(include_dirs: tuple[str, ...], defines: tuple[str, ...]) -> 
               help="The hipified original the module was converted from: its kernel is launched by porter from the "
                    "module's ORIGINAL mapping (no launcher needed) on the same cases and compared: with the "
                    "generated kernel on the GPU present, or without one on porter's wave64 CPU emulator with the "
-                   "module's float64 reference. Also compiled for gfx942 side by side.")
+                   "module's float64 reference. Also compiled for --compile-for side by side.")
 @click.option("-I", "include_dirs", multiple=True, metavar="DIR",
               type=click.Path(exists=True, file_okay=False),
               help="Include folder for building the --original (its project's headers); repeatable.")
 @click.option("-D", "defines", multiple=True, metavar="NAME[=VALUE]",
               help="Macro for building the --original; repeatable.")
-@click.option("--no-compile", is_flag=True, help="Skip the gfx942 code object (e.g. on a GPU machine without the "
-                                                 "gfx942 toolchain).")
+@click.option("--no-compile", is_flag=True, help="Skip the AMD code object (e.g. on a GPU machine without the "
+                                                 "porter toolchain or ROCm).")
 @click.option("--reps", type=int, default=100, show_default=True, help="Timed repetitions (at least 100).")
 @click.option("--format", "fmt", type=click.Choice(("text", "json")), default="text", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, help="Also write the JSON report here.")
 @click.option("--force", is_flag=True, help="Overwrite --output / --tune-file if they exist.")
 def verify(path: str, target: str, seeds: int, shape_texts: tuple[str, ...], tune: bool, tune_file: str | None,
-           original: str | None, include_dirs: tuple[str, ...], defines: tuple[str, ...], no_compile: bool,
-           reps: int, fmt: str, output: str | None, force: bool) -> None:
+           original: str | None, include_dirs: tuple[str, ...], defines: tuple[str, ...], compile_for: str,
+           no_compile: bool, reps: int, fmt: str, output: str | None, force: bool) -> None:
     """Verify modules written by `porter convert`.
 
     \b
-    1. gfx942: lower the kernel with TileLang, compile a real code object, report VGPR/AGPR/SGPR, spills,
-       scratch, LDS (static + TileLang's dynamic), waves/SIMD and the instruction mix; fail on spills or
-       LDS over 64 KiB. With --original, the hipified kernel is compiled the same way, side by side.
+    1. code object for --compile-for (gfx942 unless told): lower the kernel with TileLang, compile it, report
+       VGPR/AGPR/SGPR, spills, scratch, LDS (static + TileLang's dynamic), waves/SIMD and the instruction
+       mix; fail on spills or LDS over the target's per-workgroup limit (64 KiB on gfx942). With --original, the
+       hipified kernel is compiled the same way, side by side.
     2. numerics on the GPU present (NaN-prefilled outputs, >= 5 seeds, shapes that are not tile multiples,
        per-dtype tolerances and max|d|/max|ref| against a float64 reference); without a GPU the report says
        "numerics: not run (no GPU)" and nothing passes. With --original on a GPU, every output of the
@@ -122,7 +127,7 @@ def verify(path: str, target: str, seeds: int, shape_texts: tuple[str, ...], tun
             raise click.UsageError(str(exc)) from exc
     reports = []
     for mod_path, rep in run_verify(modules, reps=reps, target=target, seeds=seeds, shapes=shapes, tune=tune,
-                                    original=original, compile_gfx942=not no_compile, original_flags=original_flags):
+                                    original=original, compile_for=None if no_compile else compile_for, original_flags=original_flags):
         tn = rep.get("tune")
         if tn and tn.get("status") not in (None, "not run"):
             dest = Path(tune_file) if tune_file and len(modules) == 1 else \

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from porter.targets import DEFAULT_TARGET, load_target
+from porter.targets import DEFAULT_TARGET, config_key
 
 EXIT_OK, EXIT_NOT_CONVERTED, EXIT_USAGE = 0, 1, 2
 
@@ -83,7 +83,7 @@ def convert_kernel(facts: Any, name: str, file: str, *, output_dir: str | Path, 
                    target: str | None = None, config: str | None = None, overrides: dict[str, str] | None = None,
                    dry_run: bool = False, force: bool = False) -> Converted:
     """Recognize kernel `name` of the parsed `file`, render its module and write it to output_dir/NAME.py.
-    target: the tile-config key the module defaults to (default: the default target's)."""
+    target: the target (name, or tile-config key) whose config the module defaults to (default: gfx942)."""
     from porter.convert.binding import Refusal, attention_sizes, original_record
     from porter.convert.params import DtypeError, ParamError
     from porter.convert.recognize import UnknownKernel, kernels, recognize
@@ -126,7 +126,7 @@ def convert_kernel(facts: Any, name: str, file: str, *, output_dir: str | Path, 
         for key, raw in overrides.items():
             params[key] = typed_param(chosen.family, key, raw)
         line = next((f.loc.line for f in facts.functions if f.name == base), None)
-        text = render(chosen.family, params, target=target or load_target(DEFAULT_TARGET).configs, config=config,
+        text = render(chosen.family, params, target=config_key(target or DEFAULT_TARGET), config=config,
                       original=record,
                       source_info={"file": path.name, "kernel": name, "line": line, "launch": launch})
     except ParamError as exc:

@@ -68,8 +68,21 @@ def config_targets() -> list[str]:
     return sorted({load_target(t).configs for t in known_targets()})
 
 
+def config_key(target: str) -> str:
+    """A target name (or a tile-config key itself, e.g. "sm_90a" as a GPU reports it) -> its tile-config key."""
+    if target in config_targets() and target not in known_targets():
+        return target
+    return load_target(target).configs
+
+
 def amd_targets() -> list[Target]:
     return [t for t in map(load_target, known_targets()) if t.is_amd]
+
+
+def target_for_arch(arch: str) -> Target | None:
+    """The target a present GPU is (its arch as the driver names it: "gfx942:sramecc+:xnack-", "sm_90a"), if any."""
+    arch = arch.split(":")[0]
+    return next((t for t in map(load_target, known_targets()) if arch in (t.toolchain_arch, t.name)), None)
 
 
 @cache

@@ -1,4 +1,4 @@
-"""`porter verify`: compile a generated module for gfx942, check its numbers on the GPU present, time it.
+"""`porter verify`: compile a generated module for an AMD target (gfx942 by default), check its numbers on the GPU present, time it.
 
 `verify(path, ...)` is the library call (porter.cli.verify prints and writes what it yields); one module's
 report is porter.verify.report.verify_module."""
@@ -12,7 +12,7 @@ from typing import Any
 
 def verify(modules: Sequence[str | Path], *, reps: int = 100, **options: Any) -> Iterator[tuple[Path, dict[str, Any]]]:
     """(module, report) for each generated module, in order (a generator: reports come as each is done).
-    options: target, seeds, shapes, tune, original, compile_gfx942, original_flags (see verify_module). The GPU's
+    options: target, seeds, shapes, tune, original, compile_for, original_flags (see verify_module). The GPU's
     copy bandwidth and matmul rate are measured once, before the first module, when a GPU is present."""
     from porter.verify.numerics import gpu
     from porter.verify.report import verify_module

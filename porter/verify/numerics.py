@@ -24,7 +24,10 @@ NOT_RUN_NO_GPU = "numerics: not run (no GPU)"
 
 
 def gpu() -> dict[str, Any]:
-    """{"present": bool, "name", "native_target" ("sm_90a" on CUDA, "gfx942" on ROCm), "torch"}."""
+    """{"present": bool, "name", "native_target" (the tile-config key of the GPU's target: "sm_90a" on an H100/H200,
+    "gfx942" on MI300X; the bare arch when no target file describes it), "torch"}."""
+    from porter.targets import target_for_arch
+
     try:
         import torch
     except ImportError:
@@ -36,12 +39,14 @@ def gpu() -> dict[str, Any]:
     info["present"] = True
     info["name"] = torch.cuda.get_device_name()
     if torch.version.hip is not None:
-        arch = getattr(torch.cuda.get_device_properties(0), "gcnArchName", "")
-        info["native_target"] = "gfx942" if arch.startswith("gfx942") else (arch.split(":")[0] or "rocm")
+        arch = getattr(torch.cuda.get_device_properties(0), "gcnArchName", "").split(":")[0] or "rocm"
     else:
         major, minor = torch.cuda.get_device_capability()
-        info["native_target"] = "sm_90a" if (major, minor) == (9, 0) else f"sm_{major}{minor}"
+        arch = "sm_90a" if (major, minor) == (9, 0) else f"sm_{major}{minor}"
         info["cuda"] = torch.version.cuda
+    known = target_for_arch(arch)
+    info["native_target"] = known.configs if known else arch
+    info["arch"] = arch
     return info
 
 

@@ -8,18 +8,22 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from porter import __version__
-from porter.targets import config_targets
+from porter.targets import DEFAULT_TARGET, amd_targets, config_key, known_targets, load_target
 
 SCHEMA = "porter.verify/1"
-TARGET_CHOICES = ("auto", *config_targets())
+TARGET_CHOICES = ("auto", *known_targets())
+COMPILE_CHOICES = tuple(t.name for t in amd_targets())
 
 
 def verify_module(path: str | Path, *, target: str = "auto", seeds: int = 5, shapes: list[dict] | None = None,
-                  tune: bool = False, original: str | None = None, compile_gfx942: bool = True,
+                  tune: bool = False, original: str | None = None, compile_for: str | None = DEFAULT_TARGET,
                   timer=None, peaks: dict | None = None, perf: bool = True,
                   original_flags: Sequence[str] = ()) -> dict[str, Any]:
-    """Everything `porter verify` reports about one generated module (JSON-ready, see SCHEMA); original_flags:
-    the -I/-D flags every build of the original gets."""
+    """Everything `porter verify` reports about one generated module (JSON-ready, see SCHEMA).
+
+    target: whose tile config numerics and timing use ("auto": the GPU's own, else the module's rendered one);
+    compile_for: the AMD target the code objects are built for (None: no code object); original_flags: the -I/-D
+    flags every build of the original gets."""
     from porter.verify import numerics
     from porter.verify.modules import ModuleError, import_module, read_header
 
@@ -40,17 +44,19 @@ def verify_module(path: str | Path, *, target: str = "auto", seeds: int = 5, sha
         target = g.get("native_target") if g["present"] else info.rendered_target
         if target not in mod.CONFIGS:
             target = mod.TARGET
+    else:
+        target = config_key(target)
     rep["target"] = target
 
-    # 1. gfx942 code object
-    if compile_gfx942:
+    # 1. the AMD code object
+    if compile_for:
         from porter.verify.compile import compile_generated, compile_original
-        comp = compile_generated(mod)
+        comp = compile_generated(mod, target=compile_for)
         if original:
-            comp["original"] = compile_original(original, extra_flags=original_flags)
+            comp["original"] = compile_original(original, extra_flags=original_flags, target=compile_for)
         rep["compile"] = comp
     else:
-        rep["compile"] = {"target": "gfx942", "status": "not run", "reason": "skipped (--no-compile)"}
+        rep["compile"] = {"target": DEFAULT_TARGET, "status": "not run", "reason": "skipped (--no-compile)"}
 
     # 2. numerics, 3. performance, 4. tuning: only where a GPU is present
     num = numerics.run(mod, info.family, info.params, target=target, seeds=seeds, original=original,
@@ -82,7 +88,8 @@ def verdict(rep: dict[str, Any]) -> tuple[str, int]:
     comp, num = rep.get("compile", {}), rep.get("numerics", {})
     perf, orig = rep.get("performance", {}), num.get("original") or {}
     vs = "generated vs original" if num.get("status") != "not run" else "original vs the module's reference"
-    failed = [name for name, sec in (("gfx942 compile", comp), ("numerics", num), (vs, orig),
+    amd = comp.get("target", DEFAULT_TARGET)
+    failed = [name for name, sec in ((f"{amd} compile", comp), ("numerics", num), (vs, orig),
                                      ("performance re-check", perf)) if sec.get("status") == "fail"]
     if failed:
         return "failed: " + ", ".join(failed), 1
@@ -94,17 +101,18 @@ def verdict(rep: dict[str, Any]) -> tuple[str, int]:
             return (f"numerics pass against the module's own reference only ({where}); not compared with the "
                     f"original: {why}"), 0
         where += f"; generated = original ({orig.get('runner')}) on {len(ran)} cases"
-        hw = "" if rep.get("gpu", {}).get("native_target") == "gfx942" else "; not run on gfx942 hardware"
+        on_it = rep.get("gpu", {}).get("arch") == load_target(amd).toolchain_arch
+        hw = "" if on_it else f"; not run on {amd} hardware"
         if comp.get("status") == "ok":
-            return f"verified ({where}; gfx942 code object ok{hw})", 0
+            return f"verified ({where}; {amd} code object ok{hw})", 0
         # DESIGN.md: verified only when it also compiled for the target
-        return f"numerics pass ({where}); gfx942 compile {comp.get('status')}: not verified for gfx942", 0
+        return f"numerics pass ({where}); {amd} compile {comp.get('status')}: not verified for {amd}", 0
     text = num.get("text", "numerics: not run")
     if orig.get("runner") == "emulator" and orig.get("status") == "pass":
         text += (f"; original on the wave64 emulator = the module's reference on {len(ran)}/{len(ran)} cases"
                  + (" (wave64-broken original: compared with its wave32 run)" if orig.get("wave64_broken") else ""))
     if comp.get("status") == "ok":
-        return "compiled only (gfx942 code object ok; " + text + ")", 0
+        return f"compiled only ({amd} code object ok; " + text + ")", 0
     return "not verified (" + text + ")", 0
 
 
@@ -131,7 +139,7 @@ def to_text(rep: dict[str, Any]) -> str:
     p = ", ".join(f"{k}={v}" for k, v in rep.get("params", {}).items() if k != "kernel_name")
     lines.append(f"  {rep['family']} ({p}); numerics/timing config target: {rep['target']}")
     comp = rep.get("compile", {})
-    head = f"compile gfx942: {comp.get('status')}"
+    head = f"compile {comp.get('target', DEFAULT_TARGET)}: {comp.get('status')}"
     if comp.get("status") == "not run":
         head += f" ({comp.get('reason')})"
     elif "config_name" in comp:
