@@ -67,7 +67,7 @@ def attention_sizes(rec: Recognition, cand: Candidate) -> Candidate:
         dims = [sorted(_symbols_in(d)) for d in resolver.dim3(launch.grid)]
     except _Unresolved:
         raise Refusal(reason) from None
-    from porter.convert.recognize import loop_bounds
+    from porter.families.attention.recognize import loop_bounds
     x_dim, heads, batch = dims
     if len(x_dim) != 1 or len(heads) != 1 or len(batch) != 1 or len({*x_dim, *heads, *batch}) != 3:
         raise Refusal(reason)

@@ -3,20 +3,20 @@ family with parameters and an argument mapping.
 
 The recognizer reads a kernel's IR (and the device functions it calls) into a small set of features: which
 pointer parameters are read and written, multiply-accumulate patterns, reductions, the math functions used,
-how output and input indices relate. Each family states which features it needs and which it cannot have; the
+how output and input indices relate. Each family states which features it needs and which it cannot have (its
+`candidate(k)` in porter/families/<family>/recognize.py, over the KernelReading made here once per kernel); the
 best-scoring family wins, and a near tie is reported instead of guessed.
 """
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass, field, replace
 from typing import Iterable
 
 from porter.facts import FileFacts, Node, Param
 from porter.fact_queries import SHUFFLES, FileView, FunctionView, strip
-from porter.families import FAMILIES
+from porter.families import FAMILIES, hooks
 
 EXP = {"expf", "__expf", "exp", "exp2f", "__exp2f", "exp2", "hexp", "h2exp"}
 RSQRT = {"rsqrtf", "rsqrt", "__frsqrt_rn", "hrsqrt"}
@@ -193,7 +193,7 @@ def features(fv: FileView, kernel: FunctionView) -> Features:
                 f.uses_block_z = True
             elif node.kind == "binop" and node.op == "*" and len(node.children) == 2:
                 a, b = strip(node.children[0]), strip(node.children[1])
-                if _same_expr(a, b):
+                if same_expr(a, b):
                     f.squares += 1
                     d = view.definition(a.ref) if a.kind == "ref" else a
                     if d is not None and strip(d).kind == "binop" and strip(d).op == "-":
@@ -281,10 +281,10 @@ def _float_literal(facts: FileFacts, node: Node) -> float | None:
     return float(m.group(1)) if m else None
 
 
-def _same_expr(a: Node, b: Node) -> bool:
+def same_expr(a: Node, b: Node) -> bool:
     if a.kind != b.kind or a.op != b.op or a.ref != b.ref or a.value != b.value or len(a.children) != len(b.children):
         return False
-    return all(_same_expr(strip(x), strip(y)) for x, y in zip(a.children, b.children))
+    return all(same_expr(strip(x), strip(y)) for x, y in zip(a.children, b.children))
 
 
 def _load_root(view: FunctionView, node: Node, names: set[str], depth: int = 0) -> str:
@@ -361,264 +361,66 @@ def _mac(view: FunctionView, node: Node, rhs: Node, names: set[str], f: Features
 
 # ------------------------------------------------------------------------------------------------- families
 
-def _candidates(f: Features, facts: FileFacts) -> list[Candidate]:
-    out = []
+@dataclass(frozen=True)
+class KernelReading:
+    """What every family's recognizer (porter/families/<family>/recognize.py, `candidate(k)`) reads: the kernel's
+    features and the facts several families derive from them, computed once."""
+    f: Features
+    facts: FileFacts
+    inputs: list[str]                # pointers read and never written
+    outputs: list[str]               # pointers written
+    dtype: str
+    has_exp: bool
+    has_rsqrt: bool
+    has_max: bool
+    reduces: bool                    # shuffles, a scalar accumulation or a shared-memory tree
+    row_map: list[tuple[str, str]]   # x, out, M, N of a row-wise kernel
+    gamma_beta: list[str]            # inputs besides the row's x (a norm's weights, a bias)
+    eps: tuple[dict[str, object] | None, list[tuple[str, str]]]   # _eps
+    copy_shape: tuple[bool, bool]    # _copy_shape: (a pure copy, indices swapped)
+
+
+def read(f: Features, facts: FileFacts) -> KernelReading:
     inputs = [p for p in f.pointers if p in f.loads and p not in f.stores]
     outputs = [p for p in f.pointers if p in f.stores]
-    dtype = _dtype([f.pointers[p] for p in inputs] or list(f.pointers.values()))
-    has_exp = bool(f.calls & EXP)
-    has_rsqrt = bool(f.calls & (RSQRT | SQRT))
-    has_max = bool(f.calls & MAX)
-    reduces = bool(f.shuffles or f.accumulations or f.shared_reduce)
-    distinct_macs = {(a, b) for a, b, _ in f.macs}
-
-    def cand(family: str, needs: dict[str, bool], forbids: dict[str, bool], params: dict[str, object],
-             arg_map: Iterable[tuple[str, str]], refusal: str = "") -> None:
-        present = [k for k, v in needs.items() if v]
-        missing = [k for k, v in needs.items() if not v]
-        conflicts = [k for k, v in forbids.items() if v]
-        score = len(present) / max(len(needs), 1) - 0.5 * len(conflicts)
-        out.append(Candidate(family, round(max(score, 0.0), 3), params, tuple(arg_map), tuple(present),
-                             tuple(missing), tuple(conflicts), refusal=refusal))
-
-    # GEMM family: multiply-accumulate of two different operands into an output
-    mac_pair = next(iter(sorted(distinct_macs)), ("", ""))
-    gemm_map, layout, ab = _gemm_args(f, mac_pair, outputs)
-    gemm_needs = {"a multiply-accumulate of two loaded operands (acc += a[..] * b[..])": bool(f.macs),
-                  "an output written from the accumulator": bool(outputs),
-                  "at least two input operands": len(f.pointers) >= 3}
-    gemm_forbids = {"exponentials (softmax-like)": has_exp, "square roots (normalization-like)": has_rsqrt}
-    batched = f.uses_block_z
-    gemm_params: dict[str, object] = {"dtype": dtype, "layout": layout, "epilogue": "alpha_beta" if ab else "overwrite"}
-    if batched:
-        strides = _batch_strides(f, gemm_map[:3])
-        if any(s for _, s in strides):     # a stride not found stays unbound: a refusal, not a guess
-            gemm_map += strides
-            gemm_params["strides"] = True
-    cand("batched_gemm" if batched else "gemm", gemm_needs, gemm_forbids, gemm_params, gemm_map)
-
-    # attention: two matrix products around an exponential
-    att_needs = {"two products accumulated (Q.K^T and P.V)": len(f.macs) + f.half_macs >= 2 and bool(f.macs),
-                 "an exponential (softmax)": has_exp,
-                 "a running maximum (max subtraction)": has_max or f.neg_inf,
-                 "four tensors (Q, K, V, O)": len(f.pointers) >= 4}
-    causal = f.compare_loop_vars and f.neg_inf
-    head_dim = next((int(v) for k, v in f.template_args if re.search(r"(?i)dim|head", k) and v.isdigit()), None) \
-        or _const_ints(facts, (64, 128, 256))
-    cand("attention", att_needs, {"square roots (normalization-like)": has_rsqrt},
-         {"dtype": dtype, "causal": causal, "head_dim": head_dim or 128},
-         # sizes are passed in too many conventions (B*H fused, separate seq lengths) to map safely
-         _positional(("Q", "K", "V", "O"), [p for p in f.pointers]) + _positional(("scale",), f.floats)
-         + [(size, "") for size in ("batch", "heads", "seq_q", "seq_kv")], _attention_refusal(f, dtype))
-
     row_map = _row_args(f, inputs, outputs)
-    # softmax: exp, max, normalization by a sum; of x * scale + mask where the stored value shows them
-    sm_params, sm_x, sm_extra = _softmax_scores(f, inputs, outputs)
-    sm_map = [("x", sm_x or row_map[0][1]), *sm_extra[:1], *row_map[1:], *sm_extra[1:]]
-    cand("softmax", {"an exponential": has_exp, "a maximum (max subtraction)": has_max or f.neg_inf,
-                     "a reduction over the row": reduces, "one input and one output": len(inputs) >= 1 and
-                     len(outputs) == 1},
-         {"a matrix product (multiply-accumulate of loaded operands)": bool(f.macs), "square roots": has_rsqrt},
-         {"dtype": dtype, **sm_params}, sm_map)
-
-    # layernorm / rmsnorm
-    gamma_beta = [p for p in inputs if p not in row_map_values(row_map)]
-    eps_params, eps_map = _eps(f)
-    eps_found = "an eps (a run-time argument or one small float constant in the code)"
-    cand("layernorm", {"a (reciprocal) square root": has_rsqrt, "a mean (sum divided by the row length)":
-                       f.divisions_by_int > 0 or reduces, "a centred square ((x - mean)^2)": f.sub_then_square,
-                       "a reduction over the row": reduces, eps_found: eps_params is not None},
-         {"an exponential": has_exp, "a matrix product": len(f.macs) >= 2},
-         {"dtype": dtype, "affine": len(gamma_beta) >= 2, **(eps_params or {})},
-         row_map + _positional(("gamma", "beta"), gamma_beta) + eps_map)
-    cand("rmsnorm", {"a (reciprocal) square root": has_rsqrt, "a sum of squares (x * x)": f.squares > 0,
-                     "a reduction over the row": reduces, "a weight vector": len(gamma_beta) >= 1,
-                     eps_found: eps_params is not None},
-         {"an exponential": has_exp, "mean subtraction ((x - mean)^2)": f.sub_then_square,
-          "a matrix product": len(f.macs) >= 2},
-         {"dtype": dtype, **(eps_params or {})}, row_map + _positional(("weight",), gamma_beta) + eps_map)
-
-    # row reduction; a predicate count (`c += x > t`) counts the elements that pass against a run-time threshold
-    kinds = {k for k, _ in f.accumulations}
-    op = "max" if "max" in kinds and "sum" not in kinds else ("mean" if f.divisions_by_int else "sum")
-    counts = {(c, t) for c, root, t in f.counted if root in inputs}
-    count_map: list[tuple[str, str]] = []
-    if len(counts) == 1:
-        (cmp, threshold), = counts
-        op = {">": "count_gt", ">=": "count_ge", "<": "count_lt", "<=": "count_le"}[cmp]
-        count_map = [("threshold", threshold)]
-    out_type = f.pointers.get(outputs[0], "") if len(outputs) == 1 else ""
-    cand("row_reduce", {"a reduction (accumulation, shuffles or shared memory)": reduces or bool(counts),
-                        "one input and one output": len(inputs) == 1 and len(outputs) == 1},
-         {"an exponential": has_exp, "square roots": has_rsqrt, "a matrix product": bool(f.macs),
-          "comparisons with more than one threshold": len(counts) > 1},
-         {"dtype": dtype, "op": op, "out_dtype": {"int": "int32", "int32_t": "int32"}.get(out_type, out_type)},
-         row_map + count_map)
-
-    # transpose and elementwise: stores of loaded values, no reductions
-    pure_copy, swapped = _copy_shape(f, inputs, outputs)
-    cand("transpose", {"the output is a loaded value, unchanged": pure_copy,
-                       "output and input indices differ (rows and columns swapped)": swapped},
-         {"arithmetic on the value": not pure_copy and bool(outputs), "a reduction": bool(f.shuffles or
-                                                                                         f.accumulations)},
-         {"dtype": dtype}, row_map)
-    act = _activation(f)
-    bias = [p for p in inputs if p not in row_map_values(row_map)]
-    ew_params, ew_map = _elementwise(f, outputs)
-    sizes = row_map[2:]
-    if not row_map[2][1] and row_map[3][1]:     # one size only: a flat map over N elements
-        ew_params["flat"], sizes = True, row_map[3:]
-    foreign = _foreign_constants(f, act)
-    unknown_select = bool(f.conds) and act != "relu"
-    # math the template does not compose (fminf in a leaky ReLU, logf, powf): its result would differ
-    other_math = sorted(f.calls & OTHER_MATH)
-    if bias and not _added_to(f, outputs, bias[0], row_map[0][1]):
-        bias = []      # a second input that is not added to x (grad * silu'(x)) has no template argument
-    cand("elementwise", {"one output element per thread from inputs at the same position": bool(outputs) and
-                         not swapped and bool(inputs)},
-         {"a reduction": bool(f.shuffles or f.accumulations or f.macs or f.shared_reduce),
-          "square roots": has_rsqrt,
-          f"constants the template does not have ({', '.join(map(str, foreign))})": bool(foreign),
-          "a conditional value (c ? a : b) other than ReLU": unknown_select,
-          f"functions the template does not have ({', '.join(other_math)})": bool(other_math)},
-         {"dtype": dtype, "bias": bool(bias), "activation": act, **ew_params},
-         [("x", row_map[0][1])] + _positional(("bias",), bias) + [("y", row_map[1][1])] + sizes + ew_map)
-    return out
+    return KernelReading(
+        f, facts, inputs, outputs, dtype=_dtype([f.pointers[p] for p in inputs] or list(f.pointers.values())),
+        has_exp=bool(f.calls & EXP), has_rsqrt=bool(f.calls & (RSQRT | SQRT)), has_max=bool(f.calls & MAX),
+        reduces=bool(f.shuffles or f.accumulations or f.shared_reduce), row_map=row_map,
+        gamma_beta=[p for p in inputs if p not in row_map_values(row_map)], eps=_eps(f),
+        copy_shape=_copy_shape(f, inputs, outputs))
 
 
-def _attention_refusal(f: Features, dtype: str) -> str:
-    """Why the attention template cannot take this kernel's sizes: it has batch, heads, seq_q and seq_kv as
-    separate run-time sizes and head_dim fixed; porter does not split a fused size or equate two lengths."""
-    if len(f.ints) == 1:
-        return (f"its only size argument '{f.ints[0]}' is both the query and the key sequence length (seq_q = "
-                f"seq_kv) and batch x heads come from the grid; the attention template takes batch, heads, seq_q "
-                f"and seq_kv separately, and porter neither fixes seq_kv = seq_q nor guesses batch and heads")
-    return ""    # the sizes are read from the launch grid when the arguments are bound (binding.attention_sizes)
+def scored(family: str, needs: dict[str, bool], forbids: dict[str, bool], params: dict[str, object],
+              arg_map: Iterable[tuple[str, str]], refusal: str = "") -> Candidate:
+    """A family's candidate, scored by the share of its needs present, less half a point per conflict."""
+    present = [k for k, v in needs.items() if v]
+    missing = [k for k, v in needs.items() if not v]
+    conflicts = [k for k, v in forbids.items() if v]
+    score = len(present) / max(len(needs), 1) - 0.5 * len(conflicts)
+    return Candidate(family, round(max(score, 0.0), 3), params, tuple(arg_map), tuple(present),
+                     tuple(missing), tuple(conflicts), refusal=refusal)
 
 
-def loop_bounds(f: Features) -> set[str]:
-    """Integer parameters that bound a for loop (`j < Sk`)."""
-    return {n.op for loop in f.loops if len(loop.children) == 4 for n in loop.children[1].walk()
-            if n.kind == "ref" and n.op in f.ints}
+def _candidates(f: Features, facts: FileFacts) -> list[Candidate]:
+    """Each registered family's candidate (a family may have none: gemm for a batched kernel)."""
+    k = read(f, facts)
+    found = (hooks(family, "recognize").candidate(k) for family in FAMILIES)
+    return [c for c in found if c is not None]
 
 
-def _softmax_scores(f: Features, inputs: list[str], outputs: list[str]) -> tuple[dict[str, object], str,
-                                                                                list[tuple[str, str]]]:
-    """(scale/mask params, the input softmax is taken of, [("mask", p)] + [("scale", p)]) from the stored value:
-    a run-time float multiplying a load of one input is the scale, a second input added to it, read at the same
-    [row, col] position, is an additive mask. Anything else stays unbound (a refusal, not a guess)."""
-    params: dict[str, object] = {"scale": False, "mask": False}
-    if len(outputs) != 1 or not 1 <= len(inputs) <= 2:
-        return params, "", []
-    values = [v for _, v in f.stores.get(outputs[0], [])]
-    x, scale = "", ""
-    for value in values:
-        for n in value.walk():
-            if n.kind == "binop" and n.op == "*" and len(n.children) == 2 and len(f.floats) == 1:
-                for i, c in enumerate(n.children):
-                    roots = _roots_in(n.children[1 - i], inputs)
-                    if strip(c).kind == "ref" and strip(c).op == f.floats[0] and len(roots) == 1:
-                        x, scale = roots.pop(), f.floats[0]
-    mask = ""
-    others = [p for p in inputs if p != x] if x else []
-    if len(inputs) == 2 and len(others) <= 1:
-        for value in values:
-            for n in value.walk():
-                if n.kind == "binop" and n.op == "+" and len(n.children) == 2:
-                    a, b = (_roots_in(c, inputs) for c in n.children)
-                    for one, other in ((a, b), (b, a)):
-                        if len(one) == 1 and len(other) == 1 and one != other and (not x or x in other):
-                            cand_mask = next(iter(one))
-                            if _same_position(f, cand_mask, next(iter(other))):
-                                mask, x = cand_mask, next(iter(other))
-    extra = ([("mask", mask)] if mask else []) + ([("scale", scale)] if scale else [])
-    return {"scale": bool(scale), "mask": bool(mask)}, x, extra
+EPS_FOUND = "an eps (a run-time argument or one small float constant in the code)"
 
-
-def _roots_in(node: Node, names: list[str]) -> set[str]:
+def roots_in(node: Node, names: list[str]) -> set[str]:
     return {n.op for n in node.walk() if n.kind == "ref" and n.op in names}
-
-
-def _same_position(f: Features, a: str, b: str) -> bool:
-    """Some load of `a` reads the element some load of `b` reads (the same sum of index products)."""
-    return any(_terms(i) == _terms(j) for i in f.loads.get(a, []) for j in f.loads.get(b, []))
-
-
-def _terms(node: Node) -> list[tuple[str, ...]]:
-    """An index expression as sorted sum-of-products terms (`row * N + j` == `j + N * row`)."""
-    node = strip(node)
-    if node.kind == "binop" and node.op == "+" and len(node.children) >= 2:
-        return sorted(t for c in node.children for t in _terms(c))
-    if node.kind == "binop" and node.op == "*" and len(node.children) == 2:
-        return [tuple(sorted(x for c in node.children for t in _terms(c) for x in t))]
-    if node.kind == "member" and node.children:
-        return [(f"{strip(node.children[0]).op}.{node.op}",)]
-    return [(str(node.value) if node.value is not None else f"{node.kind}:{node.op}:{node.ref}",)]
-
-
-def _elementwise(f: Features, outputs: list[str]) -> tuple[dict[str, object], list[tuple[str, str]]]:
-    """Run-time scale, where it applies (inside or outside the activation) and accumulation into the output
-    (`y = a * x + y`), read from the stored expression."""
-    if len(outputs) != 1 or not f.stores.get(outputs[0]):
-        return {}, []
-    out = outputs[0]
-    value = strip(f.stores[out][0][1])
-    accumulate = False
-    if value.kind == "binop" and value.op == "+" and len(value.children) == 2:
-        for i, child in enumerate(value.children):
-            if _base_name(child) == out:
-                accumulate, value = True, strip(value.children[1 - i])
-                break
-    params: dict[str, object] = {"accumulate": accumulate}
-    shift: list[tuple[str, str]] = []
-    if value.kind == "binop" and value.op == "+" and len(value.children) == 2:
-        for i, child in enumerate(value.children):
-            child = strip(child)
-            if child.kind == "ref" and child.op in f.floats:     # `... + bias` with a run-time scalar bias
-                params["shift"], shift, value = True, [("shift", child.op)], strip(value.children[1 - i])
-                break
-    passed = _call_args(value)
-    scales = [n.op for n in value.walk() if n.kind == "ref" and n.op in f.floats and n.op not in passed]
-    if len(set(scales)) != 1:
-        return {**params, "scale": False}, shift
-    outside = value.kind == "binop" and value.op == "*" and any(
-        strip(c).kind == "ref" and strip(c).op == scales[0] for c in value.children)
-    return {**params, "scale": True, "order": "bias_act_scale" if outside else "scale_bias_act"}, \
-        [("scale", scales[0])] + shift
-
-
-# math that changes a value in a way no elementwise activation composes (a leaky ReLU's fminf, a clamp, a log)
-OTHER_MATH = {"fminf", "fmin", "min", "__hmin", "fabsf", "fabs", "abs", "logf", "log", "__logf", "log2f", "log1pf",
-              "powf", "pow", "__powf", "sinf", "cosf", "__sinf", "__cosf", "floorf", "ceilf", "roundf", "truncf",
-              "rintf", "copysignf", "erfcf", "expm1f", "__saturatef", "fmodf", "sigmoid"}
-
-
-def _added_to(f: Features, outputs: list[str], bias: str, x: str) -> bool:
-    """The stored value adds a second operand to (an expression of) `x`, as the template's bias does (the bias
-    may reach it through shared memory); `grad * f(x)` or `f(grad, x)` has no `+` of that shape."""
-    for _, value in f.stores.get(outputs[0], []) if len(outputs) == 1 else []:
-        for n in value.walk():
-            if n.kind == "binop" and n.op == "+" and len(n.children) == 2:
-                for i, side in enumerate(n.children):
-                    other = n.children[1 - i]
-                    if _roots_in(side, [x]) and not _roots_in(other, [x]) and any(
-                            m.kind in ("index", "ref") and m.op not in f.floats for m in other.walk()) and (
-                            _roots_in(other, [bias]) or not _roots_in(side, [bias])):
-                        return True
-    return False
-
-
-def _call_args(value: Node) -> set[str]:
-    """Names passed directly as an argument of a call (`op_leaky_relu(x, slope)`): parameters of that function,
-    not factors of the value."""
-    return {strip(c).op for n in value.walk() if n.kind == "call" for c in n.children if strip(c).kind == "ref"}
 
 
 def row_map_values(arg_map: Iterable[tuple[str, str]]) -> set[str]:
     return {v for _, v in arg_map}
 
 
-def _positional(names: tuple[str, ...], values: list[str]) -> list[tuple[str, str]]:
+def positional(names: tuple[str, ...], values: list[str]) -> list[tuple[str, str]]:
     return list(zip(names, values))
 
 
@@ -642,14 +444,7 @@ def _eps(f: Features) -> tuple[dict[str, object] | None, list[tuple[str, str]]]:
     return None, []
 
 
-def _const_ints(facts: FileFacts, allowed: tuple[int, ...]) -> int | None:
-    for m in facts.macros:
-        if m.value in allowed and re.search(r"(?i)dim|head|d_?k|hd", m.name):
-            return int(m.value)  # type: ignore[arg-type]
-    return None
-
-
-def _index_params(node: Node, ints: list[str]) -> list[str]:
+def index_params(node: Node, ints: list[str]) -> list[str]:
     """Integer parameters an index expression multiplies by (row strides)."""
     out = []
     for n in node.walk():
@@ -664,83 +459,17 @@ def _index_params(node: Node, ints: list[str]) -> list[str]:
     return out
 
 
-def _gemm_args(f: Features, pair: tuple[str, str], outputs: list[str]) -> tuple[list[tuple[str, str]], str, bool]:
-    a, b = pair
-    c = outputs[0] if outputs else ""
-    # through shared memory the MAC reads tiles: map tiles back to the globals that filled them
-    ptrs = [p for p in f.pointers if p != c]
-    if a not in f.pointers or b not in f.pointers:
-        a, b = (ptrs + ["", ""])[:2]
-    arg_map = [("A", a), ("B", b), ("C", c)]
-    n_param = next(iter(_index_params(f.stores[c][0][0], f.ints)), "") if c in f.stores and f.stores[c] else ""
-    k_param = ""
-    for loop in f.loops:
-        cond = loop.children[1] if len(loop.children) == 4 else None
-        if cond is not None and cond.kind == "binop" and cond.op in ("<", "<="):
-            refs = [n.op for n in cond.children[1].walk() if n.kind == "ref" and n.op in f.ints]
-            if refs and refs[0] != n_param:
-                k_param = refs[0]
-                break
-    m_param = next((p for p in f.ints if p not in (n_param, k_param)), "")
-    arg_map += [("M", m_param), ("N", n_param), ("K", k_param)]
-    a_strides = [s for idx in f.loads.get(a, []) for s in _index_params(idx, f.ints)]
-    b_strides = [s for idx in f.loads.get(b, []) for s in _index_params(idx, f.ints)]
-    layout = ("T" if m_param and m_param in a_strides else "N") + ("T" if k_param and k_param in b_strides else "N")
-    alpha, beta = _alpha_beta(f, c)
-    ab = bool(alpha and beta)
-    if ab:
-        arg_map += [("alpha", alpha), ("beta", beta)]
-    return arg_map, layout, ab
-
-
-def _alpha_beta(f: Features, c: str) -> tuple[str, str]:
-    """(alpha, beta) by what they multiply: beta scales the old C (a load of C), alpha the product."""
-    beta = alpha = ""
-    for _, value in f.stores.get(c, []):
-        for n in value.walk():
-            if n.kind == "binop" and n.op == "*" and len(n.children) == 2:
-                for i, child in enumerate(n.children):
-                    child = strip(child)
-                    other = n.children[1 - i]
-                    if child.kind == "ref" and child.op in f.floats:
-                        reads_c = any(m.kind == "index" and _base_name(m) == c for m in other.walk()) or \
-                            any(m.kind == "ref" and m.op == c for m in other.walk())
-                        if reads_c:
-                            beta = beta or child.op
-                        else:
-                            alpha = alpha or child.op
-    return (alpha, beta) if alpha != beta else ("", "")
-
-
-def _base_name(node: Node) -> str:
+def base_name(node: Node) -> str:
     node = strip(node)
     while node.kind == "index" and node.children:
         node = strip(node.children[0])
     return node.op if node.kind == "ref" else ""
 
 
-def _batch_strides(f: Features, operands: list[tuple[str, str]]) -> list[tuple[str, str]]:
-    """strideA/B/C: the integer parameter each operand's address multiplies the batch index (blockIdx.z) by."""
-    out = []
-    for name, root in operands:
-        offsets = list(f.loads.get(root, [])) + [i for i, _ in f.stores.get(root, [])]
-        stride = ""
-        for off in offsets:
-            for n in off.walk():
-                if n.kind == "binop" and n.op == "*" and len(n.children) == 2:
-                    for i, child in enumerate(n.children):
-                        child = strip(child)
-                        if child.kind == "ref" and child.op in f.ints and any(
-                                m.kind == "member" and m.op == "z" for m in n.children[1 - i].walk()):
-                            stride = stride or child.op
-        out.append((f"stride{name}", stride))
-    return out
-
-
 def _row_args(f: Features, inputs: list[str], outputs: list[str]) -> list[tuple[str, str]]:
     x = inputs[0] if inputs else ""
     out = outputs[0] if outputs else ""
-    strides = [s for idx in f.loads.get(x, []) for s in _index_params(idx, f.ints)]
+    strides = [s for idx in f.loads.get(x, []) for s in index_params(idx, f.ints)]
     n_param = strides[0] if strides else (f.moduli[0] if f.moduli else next((p for p in f.ints), ""))
     m_param = next((p for p in f.ints if p != n_param), "")
     return [("x", x), ("out", out), ("M", m_param), ("N", n_param)]
@@ -757,53 +486,16 @@ def _copy_shape(f: Features, inputs: list[str], outputs: list[str]) -> tuple[boo
             if v.kind != "index" and not (v.kind == "ref"):
                 pure = False
                 continue
-            if v.kind == "index" and len(v.children) == 2 and not _same_expr(strip(v.children[1]), strip(idx)):
+            if v.kind == "index" and len(v.children) == 2 and not same_expr(strip(v.children[1]), strip(idx)):
                 swapped = True
             if v.kind == "index" and len(v.children) == 2 and any(n.kind == "ref" and n.op in ("threadIdx",)
                                                                    for n in v.walk()):
-                swapped = swapped or not _same_expr(strip(v.children[1]), strip(idx))
+                swapped = swapped or not same_expr(strip(v.children[1]), strip(idx))
     loads_idx = [i for x in inputs for i in f.loads.get(x, [])]
     store_idx = [i for o in outputs for i, _ in f.stores[o]]
-    if loads_idx and store_idx and not any(_same_expr(strip(a), strip(b)) for a in loads_idx for b in store_idx):
+    if loads_idx and store_idx and not any(same_expr(strip(a), strip(b)) for a in loads_idx for b in store_idx):
         swapped = True
     return pure, swapped
-
-
-# Float constants each activation is written with; any other constant in an elementwise kernel changes the result
-# in a way the template does not express (a leaky-ReLU slope, a clamp bound, an offset).
-ACTIVATION_CONSTANTS = {"none": {1.0}, "relu": {0.0, 1.0}, "silu": {0.0, 1.0},
-                        "gelu": {0.0, 0.5, 1.0, 2.0, 0.7071067811865476, 1.4142135623730951},
-                        "gelu_tanh": {0.0, 0.5, 1.0, 0.7978845608028654, 0.044715, 3.0,
-                                      2.0, math.pi}}      # sqrt(2 / pi) written out
-
-
-def _activation(f: Features) -> str:
-    if f.calls & ERF or f.calls & TANH:
-        return "gelu_tanh" if f.calls & TANH else "gelu"
-    if f.calls & EXP:
-        return "silu"
-    if f.calls & MAX or (f.conds and all(_is_relu(c, f.float_values) for c in f.conds)):
-        return "relu"
-    return "none"
-
-
-def _is_relu(cond: Node, floats: dict[int, float]) -> bool:
-    """`v > 0 ? v : 0` (or `v < 0 ? 0 : v`)."""
-    test, a, b = (strip(c) for c in cond.children)
-    if test.kind != "binop" or test.op not in (">", ">=", "<", "<=") or len(test.children) != 2:
-        return False
-    kept, dropped = (a, b) if test.op in (">", ">=") else (b, a)
-    var, bound = strip(test.children[0]), strip(test.children[1])
-    return _is_zero(dropped, floats) and _is_zero(bound, floats) and _same_expr(kept, var)
-
-
-def _is_zero(node: Node, floats: dict[int, float]) -> bool:
-    return (node.kind == "int" and node.value == 0) or (node.kind == "float" and floats.get(id(node)) == 0.0)
-
-
-def _foreign_constants(f: Features, activation: str) -> list[float]:
-    allowed = ACTIVATION_CONSTANTS[activation]
-    return sorted({v for v in f.float_values.values() if not any(abs(v - a) <= 1e-6 * max(1.0, abs(a)) for a in allowed)})
 
 
 # ------------------------------------------------------------------------------------------------ interface
