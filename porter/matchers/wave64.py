@@ -422,9 +422,49 @@ def lane_arith_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
         else:
             continue
         for node in group_nodes:
-            yield Match(node.loc, {"expr": _spell(facts, node), "reason": reason, "wave": str(target.wave_size)},
-                        confidence=confidence)
+            yield Match(node.loc, {"expr": _spell(facts, node), "what": NUMBERS_32, "reason": reason,
+                                   "wave": str(target.wave_size)}, confidence=confidence)
+        for node, what in _group_counts(facts, view):
+            yield Match(node.loc, {"expr": _spell(facts, node), "what": what, "reason": reason,
+                                   "wave": str(target.wave_size)}, confidence="medium")
         yield from _group_lane_meets_wave_lane(facts, view, target)
+
+
+NUMBERS_32 = "numbers threads in 32-lane warps"
+_THREAD_COUNT = re.compile(r"(?i)thread|block")
+
+
+def _group_counts(facts: FileFacts, view: FunctionView) -> Iterator[tuple[Node, str]]:
+    """The other numbers of 32-lane organization in a function: warps per block (`THREADS / 32`,
+    `blockDim.x >> 5`) and loops that hand each 32-lane group's lanes k items per step (`for (i = lane * k; ...;
+    i += 32 * k)`). Reported only where the function's 32-lane ids are wrong, with the same reason."""
+    bounds = {id(k) for b in view.nodes() if b.kind == "bounds" for k in b.walk()}
+    for node in view.nodes():
+        if node.kind == "binop" and node.op in ("/", ">>") and len(node.children) == 2 and id(node) not in bounds \
+                and view.const(node.children[1]) == {"/": 32, ">>": 5}[node.op] \
+                and view.lane_class(node.children[0]) is None and not view.depends_on_thread(node.children[0]) \
+                and any(_THREAD_COUNT.search(n.op or n.macro or "") for n in strip(node.children[0]).walk()
+                        if n.kind in ("ref", "member", "int")):
+            yield node, "counts 32-lane warps per block"
+        elif node.kind == "for" and len(node.children) == 4 and node.children[0] is not None \
+                and (inc := node.children[2]) is not None and inc.kind == "binop" and inc.op == "+=" \
+                and len(inc.children) == 2:
+            step = strip(inc.children[1])
+            factors = _factors(step)
+            if any(strip(f).kind == "int" and strip(f).value == 32 and not strip(f).macro for f in factors) \
+                    and len(factors) > 1 and any(view.lane_class(f) == LANE32
+                                                 for f in _factors(_init_value(node.children[0]))):
+                yield step, "steps a loop by 32 lanes' worth"
+
+
+def _init_value(init: Node) -> Node:
+    """The value a for-loop's init statement gives its variable (`int i = v` or `i = v`)."""
+    for n in init.walk():
+        if n.kind == "decl" and n.children:
+            return n.children[0]
+        if n.kind == "binop" and n.op == "=" and len(n.children) == 2:
+            return n.children[1]
+    return init
 
 
 def _from_wave_vote(view: FunctionView, node: Node, depth: int = 0) -> Node | None:
@@ -449,7 +489,7 @@ def _group_lane_meets_wave_lane(facts: FileFacts, view: FunctionView, target: Ta
         for lane, who in (node.children, node.children[::-1]):
             vote = _from_wave_vote(view, who) if view.lane_class(lane) == LANE32 else None
             if vote is not None:
-                yield Match(node.loc, {"expr": _spell(facts, strip(lane)),
+                yield Match(node.loc, {"expr": _spell(facts, strip(lane)), "what": NUMBERS_32,
                                        "reason": f"'{_spell(facts, node)}' compares it with a lane picked by "
                                                  f"'{vote.op}' (line {vote.loc.line}), which ranges over all "
                                                  f"{target.wave_size} lanes: two lanes of the wavefront match, or none",
@@ -490,10 +530,10 @@ def _warp32_times_wave(facts: FileFacts, view: FunctionView, target: Target) -> 
             group = strip(ids)
             definition = view.definition(group.ref) if group.kind == "ref" else None
             if definition is not None and strip(definition).kind == "binop":
-                yield Match(strip(definition).loc, {"expr": _spell(facts, strip(definition)),
+                yield Match(strip(definition).loc, {"expr": _spell(facts, strip(definition)), "what": NUMBERS_32,
                                                     "reason": f"{reason} (line {node.loc.line})",
                                                     "wave": str(target.wave_size)}, confidence="high")
-            yield Match(node.loc, {"expr": _spell(facts, group), "reason": reason,
+            yield Match(node.loc, {"expr": _spell(facts, group), "what": NUMBERS_32, "reason": reason,
                                    "wave": str(target.wave_size)}, confidence="high")
 
 

@@ -14,9 +14,13 @@ __global__ void gemv_rows(const float* A, const float* x, float* out, int K) {
   const int warp_idx = threadIdx.x / 32;
   // expect: W64-002
   const int warp_lane = threadIdx.x % 32;
+  // expect: W64-002
   const int row = (THREADS / 32) * blockIdx.x + warp_idx;
   float acc = 0.0f;
-  for (int k = warp_lane; k < K; k += 32) acc += A[row * K + k] * x[k];
+  // expect: W64-002
+  for (int k = warp_lane * 4; k < K; k += 32 * 4) {
+    for (int j = 0; j < 4; ++j) acc += A[row * K + k + j] * x[k + j];
+  }
   // expect: W64-007
   acc = WarpReduce(temp_storage[warp_idx]).Sum(acc);
   if (warp_lane == 0) out[row] = acc;
@@ -32,9 +36,13 @@ __global__ void gemv_rows_width(const float* A, const float* x, float* out, int 
   const int warp_idx = threadIdx.x / 32;
   // ok: W64-002
   const int warp_lane = threadIdx.x % 32;
+  // ok: W64-002
   const int row = (THREADS / 32) * blockIdx.x + warp_idx;
   float acc = 0.0f;
-  for (int k = warp_lane; k < K; k += 32) acc += A[row * K + k] * x[k];
+  // ok: W64-002
+  for (int k = warp_lane * 4; k < K; k += 32 * 4) {
+    for (int j = 0; j < 4; ++j) acc += A[row * K + k + j] * x[k + j];
+  }
   // ok: W64-007
   acc = WarpReduce(temp_storage[warp_idx]).Sum(acc);
   if (warp_lane == 0) out[row] = acc;
