@@ -273,3 +273,24 @@ def test_the_library_call_yields_each_modules_report_as_the_command_line_does(mo
     assert rep["compile"]["status"] == "not run" and rep["compile"]["reason"] == "skipped (--no-compile)"
     assert rep["numerics"]["status"] == ("pass" if gpu_present() else "not run"), rep["numerics"]
     assert rep["exit_code"] == 0
+
+
+@pytest.mark.parametrize("family,params,shape", [
+    ("gemm", {"dtype": "float32"}, {"M": 530, "N": 9, "K": 7}),
+    ("batched_gemm", {"dtype": "float32"}, {"batch": 3, "M": 520, "N": 5, "K": 6}),
+    ("attention", {"dtype": "float32", "head_dim": 16}, {"batch": 2, "heads": 3, "seq_q": 5, "seq_kv": 7}),
+])
+def test_bench_recheck_slices_the_case_and_the_output_alike(family: str, params: dict, shape: dict,
+                                                            tmp_path: Path) -> None:
+    """The family's verify hook (porter/families/<family>/verify.py) that the bench re-check uses at large shapes:
+    the reference of the sliced case is the same slice of the whole reference."""
+    from porter.verify.modules import import_module
+    from porter.verify.perf import _reference_slice
+
+    mod = import_module(write_module(render(family, {**params, "kernel_name": f"vs_{family}"}, source_info=SOURCE),
+                                     tmp_path / f"vs_{family}.py"))
+    case = mod.make_case(shape, 0, "cpu")
+    whole = mod.reference(case)
+    sub, part = _reference_slice(family, params, case, whole)
+    assert sub is not case and sub["_slice"] and part.shape != whole.shape
+    assert mod.reference(sub).equal(part)

@@ -10,7 +10,6 @@ a refusal too, since a guessed grid would verify nothing.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from typing import Iterable
 
 from porter.launch_grammar import CTYPES
@@ -45,43 +44,6 @@ def original_record(rec: Recognition, cand: Candidate, file_name: str,
     for name, value in geometry["chosen"].items():
         text += f"; its block size '{name}' is the launcher's argument: porter launches with {value}"
     return record, text
-
-
-def attention_sizes(rec: Recognition, cand: Candidate) -> Candidate:
-    """batch, heads, seq_q and seq_kv of an attention kernel, by evidence: the launch's grid is
-    (f(seq_q), heads, batch) (grid z and y each exactly one size argument, grid x computed from one other), and
-    seq_kv is the remaining size, which must bound the key loop. Anything else is a refusal with the reason."""
-    if cand.refusal:
-        raise Refusal(cand.refusal)
-    f = rec.features
-    reason = (f"its size arguments ({', '.join(f.ints)}) do not show batch, heads, seq_q and seq_kv separately "
-              f"(a fused batch x heads, a run-time head_dim or a grid that is not (f(seq_q), heads, batch)); the "
-              f"attention template takes those four and a head_dim fixed at conversion")
-    launch = _launch_of(rec.file_view.facts, rec.view)
-    host = next((v for v in rec.file_view.views if launch is not None and v.fn.usr == launch.caller), None)
-    if launch is None or host is None or len(f.ints) != 4:
-        raise Refusal(reason)
-    symbols = {p: p for p in f.ints}
-    resolver = _Resolver(host, _host_to_kernel(launch, rec.view), symbols, set(f.ints), {})
-    try:
-        dims = [sorted(_symbols_in(d)) for d in resolver.dim3(launch.grid)]
-    except _Unresolved:
-        raise Refusal(reason) from None
-    from porter.families.attention.recognize import loop_bounds
-    x_dim, heads, batch = dims
-    if len(x_dim) != 1 or len(heads) != 1 or len(batch) != 1 or len({*x_dim, *heads, *batch}) != 3:
-        raise Refusal(reason)
-    rest = [p for p in f.ints if p not in (*x_dim, *heads, *batch)]
-    if len(rest) != 1 or rest[0] not in loop_bounds(f):
-        raise Refusal(reason)
-    sizes = {"batch": batch[0], "heads": heads[0], "seq_q": x_dim[0], "seq_kv": rest[0]}
-    return replace(cand, arg_map=tuple((t, sizes.get(t, o)) for t, o in cand.arg_map))
-
-
-def _symbols_in(expr: object) -> set[str]:
-    if isinstance(expr, list):
-        return set().union(*(_symbols_in(e) for e in expr[1:]))
-    return {expr} if isinstance(expr, str) else set()
 
 
 def ctype(spelling: str) -> str:
@@ -134,14 +96,14 @@ def _unbound_reason(name: str, f: Features) -> str:
 
 # ------------------------------------------------------------------------------------------ launch geometry
 
-class _Unresolved(Exception):
+class Unresolved(Exception):
     pass
 
 
 def launch_geometry(fv: FileView, facts: FileFacts, kernel: FunctionView,
                     args: list[dict[str, object]], shape_keys: Iterable[str]) -> dict[str, object]:
     """grid/block/shared_bytes of the original's launch as expressions over the module's shape symbols."""
-    launch = _launch_of(facts, kernel)
+    launch = launch_of(facts, kernel)
     if launch is None and _grid_stride(kernel):
         # no launch site, but a grid-stride loop computes the same result for any grid: a covering one
         sizes = [str(a["key"]) for a in args if a["bind"] == "shape"]
@@ -156,7 +118,7 @@ def launch_geometry(fv: FileView, facts: FileFacts, kernel: FunctionView,
     host = next((v for v in fv.views if v.fn.usr == launch.caller), None)
     if host is None:
         raise Refusal(f"the launch of '{kernel.fn.name}' is outside a function porter read")
-    to_kernel = _host_to_kernel(launch, kernel)
+    to_kernel = host_to_kernel(launch, kernel)
     symbols = {str(a["name"]): str(a["key"]) for a in args if a["bind"] == "shape"}
     # A block size the launcher takes as an argument (llm.c's `block_size`) is the caller's choice, not part of the
     # computation: porter launches with the kernel's __launch_bounds__, else 256, and says so.
@@ -164,13 +126,13 @@ def launch_geometry(fv: FileView, facts: FileFacts, kernel: FunctionView,
     chosen = kernel.fn.launch_bounds[0] if kernel.fn.launch_bounds else DEFAULT_BLOCK
     free = {n.op: chosen for n in (launch.block.walk() if launch.block is not None else ())
             if n.kind == "ref" and n.op in host_params and n.ref not in to_kernel and not host.defs.get(n.ref)}
-    resolver = _Resolver(host, to_kernel, symbols, set(shape_keys), free)
+    resolver = Resolver(host, to_kernel, symbols, set(shape_keys), free)
     try:
         grid = resolver.dim3(launch.grid)
         block = resolver.dim3(launch.block)
         shared = resolver.expr(launch.shared_bytes) if launch.shared_bytes is not None and \
             strip(launch.shared_bytes).kind != "default" else 0
-    except _Unresolved as exc:
+    except Unresolved as exc:
         line = launch.loc.line
         raise Refusal(f"the launch at line {line} computes its geometry from {exc}, which porter cannot rewrite "
                       f"over the kernel's parameters; without the original's grid the comparison would be "
@@ -194,7 +156,7 @@ def _grid_stride(kernel: FunctionView) -> bool:
     return False
 
 
-def _launch_of(facts: FileFacts, kernel: FunctionView) -> Launch | None:
+def launch_of(facts: FileFacts, kernel: FunctionView) -> Launch | None:
     wanted = tuple(a for _, a in kernel.fn.template_args)
     for lc in facts.launches:
         if lc.kernel == kernel.fn.name and (not wanted or tuple(a.replace(" ", "") for a in lc.template_args)
@@ -203,7 +165,7 @@ def _launch_of(facts: FileFacts, kernel: FunctionView) -> Launch | None:
     return None
 
 
-def _host_to_kernel(launch: Launch, kernel: FunctionView) -> dict[str, str]:
+def host_to_kernel(launch: Launch, kernel: FunctionView) -> dict[str, str]:
     """Host variable id -> kernel parameter name, for launch arguments that pass a host variable unchanged."""
     out: dict[str, str] = {}
     for node, param in zip(launch.args, kernel.fn.params):
@@ -216,7 +178,7 @@ def _host_to_kernel(launch: Launch, kernel: FunctionView) -> dict[str, str]:
 _BINOPS = {"+": "+", "-": "-", "*": "*", "/": "//", "%": "%"}
 
 
-class _Resolver:
+class Resolver:
     def __init__(self, host: FunctionView, to_kernel: dict[str, str], symbols: dict[str, str],
                  shape_keys: set[str], free: dict[str, int]) -> None:
         self.host, self.to_kernel, self.symbols, self.shape_keys = host, to_kernel, symbols, shape_keys
@@ -225,7 +187,7 @@ class _Resolver:
 
     def dim3(self, node: Node | None) -> list[object]:
         if node is None:
-            raise _Unresolved("a missing launch argument")
+            raise Unresolved("a missing launch argument")
         n = strip(node)
         if n.kind == "ref" and "dim3" in (n.type or ""):
             d = self._single_def(n)
@@ -244,12 +206,12 @@ class _Resolver:
         decl = self.host.decls.get(n.ref)
         if not defs and decl is not None and decl.children:   # dim3 grid(a, b): the constructor is the decl's
             return decl.children[0]
-        raise _Unresolved(f"'{n.op}', assigned {len(defs)} times")
+        raise Unresolved(f"'{n.op}', assigned {len(defs)} times")
 
     def expr(self, node: Node, depth: int = 0) -> object:
         n = strip(node)
         if depth > 12:
-            raise _Unresolved("a too deeply nested expression")
+            raise Unresolved("a too deeply nested expression")
         if n.value is not None and n.kind != "ref":
             return int(n.value)
         if n.kind == "cast" and n.children:      # (int), (long long), size_t(...)
@@ -262,23 +224,23 @@ class _Resolver:
             return ["cdiv", self.expr(n.children[0], depth + 1), self.expr(n.children[1], depth + 1)]
         if n.kind == "call" and n.op in ("min", "max", "std::min", "std::max") and len(n.children) == 2:
             return [n.op.rsplit(":", 1)[-1], self.expr(n.children[0], depth + 1), self.expr(n.children[1], depth + 1)]
-        raise _Unresolved(f"an expression porter does not rewrite (line {n.loc.line})")
+        raise Unresolved(f"an expression porter does not rewrite (line {n.loc.line})")
 
     def _ref(self, n: Node, depth: int) -> object:
         if n.ref in self.to_kernel:
             param = self.to_kernel[n.ref]
             if param in self.symbols:
                 return self.symbols[param]
-            raise _Unresolved(f"'{n.op}', which reaches the kernel as '{param}', not as a size")
+            raise Unresolved(f"'{n.op}', which reaches the kernel as '{param}', not as a size")
         if n.op in self.host_params and not self.host.defs.get(n.ref):   # `block_size = 32;` overrides the caller
             if n.op in self.shape_keys:       # a size only the launch uses (batch = grid.z)
                 return n.op
             if n.op in self.free:
                 return self.free[n.op]
-            raise _Unresolved(f"the launcher's argument '{n.op}', which the kernel never receives")
+            raise Unresolved(f"the launcher's argument '{n.op}', which the kernel never receives")
         defs = self.host.defs.get(n.ref, [])
         if not defs:
-            raise _Unresolved(f"'{n.op}'")
+            raise Unresolved(f"'{n.op}'")
         value = self.expr(defs[0], depth + 1)
         for later in defs[1:]:
             value = self._clamp(n, later, value, depth)
@@ -292,11 +254,11 @@ class _Resolver:
                 cond = strip(anc.children[0])
                 break
         if cond is None or cond.kind != "binop" or cond.op not in (">", ">=", "<", "<=") or len(cond.children) != 2:
-            raise _Unresolved(f"'{var.op}', reassigned outside a clamp")
+            raise Unresolved(f"'{var.op}', reassigned outside a clamp")
         lhs, rhs = strip(cond.children[0]), strip(cond.children[1])
         bound = self.expr(assigned, depth + 1)
         if lhs.kind != "ref" or lhs.ref != var.ref or self.expr(rhs, depth + 1) != bound:
-            raise _Unresolved(f"'{var.op}', reassigned outside a clamp")
+            raise Unresolved(f"'{var.op}', reassigned outside a clamp")
         return ["min" if cond.op in (">", ">=") else "max", value, bound]
 
 

@@ -84,10 +84,11 @@ def convert_kernel(facts: Any, name: str, file: str, *, output_dir: str | Path, 
                    dry_run: bool = False, force: bool = False) -> Converted:
     """Recognize kernel `name` of the parsed `file`, render its module and write it to output_dir/NAME.py.
     target: the target (name, or tile-config key) whose config the module defaults to (default: gfx942)."""
-    from porter.convert.binding import Refusal, attention_sizes, original_record
+    from porter.convert.binding import Refusal, original_record
     from porter.convert.params import DtypeError, ParamError
     from porter.convert.recognize import UnknownKernel, kernels, recognize
     from porter.convert.render import load_manifest, render, write_module
+    from porter.families import hooks
     from porter.fsutil import RefusedOverwrite, refuse_inputs
 
     overrides = overrides or {}
@@ -110,8 +111,9 @@ def convert_kernel(facts: Any, name: str, file: str, *, output_dir: str | Path, 
                       matched=list(chosen.evidence), missing=list(chosen.missing), conflicts=list(chosen.conflicts))
         return Converted(report, EXIT_NOT_CONVERTED, _not_recognized(file, name, chosen))
     try:
-        if chosen.family == "attention":    # its sizes come from the launch grid
-            chosen = attention_sizes(rec, chosen)
+        bind = getattr(hooks(chosen.family, "recognize"), "bind", None)
+        if bind is not None:    # arguments the body does not show (attention's sizes, from the launch grid)
+            chosen = bind(rec, chosen)
         record, launch = original_record(rec, chosen, path.name, load_manifest(chosen.family).get("shape_keys", []))
     except Refusal as exc:
         report.update(status="refused", family=chosen.family, reason=str(exc))

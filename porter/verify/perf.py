@@ -11,6 +11,8 @@ import statistics
 from dataclasses import asdict, dataclass
 from typing import Callable, Sequence
 
+from porter.families import FAMILIES, hooks
+
 MIN_REPS = 100
 FLUSH_BYTES = 512 * 1024 * 1024   # larger than any last-level cache (MI300X 256 MB Infinity Cache, H200 60 MB L2)
 
@@ -98,25 +100,10 @@ def _fraction(flops: float, nbytes: float, ms: float, dtype: str, peaks: dict | 
 
 
 def _reference_slice(family: str, params: dict, case: dict, res):
-    """A float64 reference of a large attention or GEMM costs seconds and tens of GB: check a slice of the output
-    (whole rows / heads, so every reduction is complete) against the reference of the same slice."""
-    s = case["shape"]
-    if family == "attention" and s["batch"] * s["heads"] > 2:
-        sub = dict(case, Q=case["Q"][:1, :2], K=case["K"][:1, :2], V=case["V"][:1, :2], _slice="batch 0, heads 0-1")
-        return sub, res[:1, :2]
-    if family in ("gemm", "batched_gemm") and params.get("layout", "NN")[0] == "N" and s["M"] > 512:
-        if family == "gemm":
-            sub = dict(case, A=case["A"][:512], _slice="rows 0-511")
-            if "C0" in case:
-                sub["C0"] = case["C0"][:512]
-            return sub, res[:512]
-        if case["A"].dim() != 3:  # flat strided batches (strideA/B/C): no slice of rows to take, check it all
-            return case, res
-        sub = dict(case, A=case["A"][:2, :512], B=case["B"][:2], _slice="batches 0-1, rows 0-511")
-        if "C0" in case:
-            sub["C0"] = case["C0"][:2, :512]
-        return sub, res[:2, :512]
-    return case, res
+    """(case, output) to check against the reference: a family's verify hook `reference_slice` takes a slice where
+    a float64 reference of the whole output would cost seconds and tens of GB (large attention, GEMM)."""
+    hook = hooks(family, "verify") if family in FAMILIES else None
+    return hook.reference_slice(params, case, res) if hook is not None else (case, res)
 
 
 def bench(mod, family: str, params: dict, *, target: str, shapes: list[dict] | None = None,
