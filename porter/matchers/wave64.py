@@ -1064,6 +1064,30 @@ def warpsize_constant(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Matc
         if m.name in used and m.name in (via_macro | rocm) and m.loc.path == facts.path and m.loc.line:
             yield Match(m.loc, {"use": f"'{m.name}' is defined here as '{m.body.strip()}' and used where a "
                                        f"constant is required", "wave": str(target.wave_size)})
+    yield from _width_macro_with_constant_twin(facts, target, (via_macro | rocm) - used)
+
+
+_INT_DEFINE = re.compile(r"^\s*#\s*define\s+(\w+)\s+\(?\s*(\d+)[uUlL]*\s*\)?\s*$")
+
+
+def _width_macro_with_constant_twin(facts: FileFacts, target: Target, names: set[str]) -> Iterator[Match]:
+    """`#ifndef USE_ROCM / #define WARP_SIZE 32 / #else / #define WARP_SIZE warpSize`: the other branch makes
+    the macro an integer constant, so the code it serves (often in other files) uses it as one, and ROCm 7's
+    warpSize is not. Reported at the definition, the line to change, when this file has no use clang rejected."""
+    if not names:
+        return
+    literal = {}
+    for i, line in enumerate(facts.lines, 1):
+        if (m := _INT_DEFINE.match(line)) and m.group(1) in names:
+            literal.setdefault(m.group(1), (i, m.group(2)))
+    for mac in facts.macros:
+        if mac.name in literal and mac.loc.path == facts.path and mac.loc.line:
+            line, value = literal[mac.name]
+            yield Match(mac.loc, {"use": f"'{mac.name}' is defined here as '{mac.body.strip()}', and as the "
+                                         f"constant {value} in the other branch (line {line}): code written "
+                                         f"against it uses it where a constant is required (array bounds, "
+                                         f"constexpr, template arguments)", "wave": str(target.wave_size)},
+                        confidence="medium")
 
 
 # A template argument list of a declared type (typedef / using / `X<...>::` / `X<...> name`) or an array bound
