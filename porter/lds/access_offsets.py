@@ -342,7 +342,7 @@ class AccessWalker:
             if node.kind == "unop" and node.op == "&":
                 self._consume_chain(node.children[0] if node.children else node, consumed)
                 continue
-            if node.kind == "call" and node.ref:
+            if node.kind in ("call", "mcall") and node.ref:
                 self._helper_call(node, found, unresolved)
                 continue
             is_deref = node.kind == "unop" and node.op == "*" and bool(node.children)
@@ -367,7 +367,8 @@ class AccessWalker:
         return found, unresolved
 
     def _helper_call(self, call: Node, found: list[LdsAccess], unresolved: list[Unresolved]) -> None:
-        """The accesses a header helper makes through the shared pointers this call passes it, at the call."""
+        """The accesses a header helper (a function or a member function) makes through the shared pointers this
+        call passes it, at the call."""
         helper = self.fv.helper(call)
         if helper is None:
             return
@@ -375,15 +376,16 @@ class AccessWalker:
         if through is None:
             through = self._through[helper.fn.usr] = AccessWalker(self.fv, helper, self.block,
                                                                   self.wave_size)._derefs_of_params()
+        first = 1 if call.kind == "mcall" else 0   # a member call's first child is its object
         for t in through:
-            if t.param >= len(call.children):
+            if first + t.param >= len(call.children):
                 continue
-            arg = call.children[t.param]
+            arg = call.children[first + t.param]
             try:
                 p = self._pointer(arg, 0)
                 if p is None or not p.decl.dims:
                     continue
-                index = t.index if t.index is not None else self.expr(call.children[t.index_param or 0])
+                index = t.index if t.index is not None else self.expr(call.children[first + (t.index_param or 0)])
                 found.append(self._finish(call, p.decl, t.op, t.width, _add(p.offset, _mul(index, t.step)), None,
                                           written_at=arg))
             except Undetermined as exc:

@@ -66,3 +66,20 @@ void launch_helpers(const float4* in4, float4* out4, const float* in, float* out
   column_through_helper<<<64, 1024>>>(in, out);
   gather_through_helper<<<64, 256>>>(reinterpret_cast<const int*>(in), out4);
 }
+
+// The same accesses through a member function of a header struct: judged at the call like a free helper.
+__global__ void fragments_through_methods(const float* in, float* out) {
+  __shared__ float stage[256 * 8];
+  Frag4 f;
+  f.v = reinterpret_cast<const float4*>(in)[blockIdx.x * blockDim.x + threadIdx.x];
+  // expect: LDS-001
+  f.store(stage + threadIdx.x * 8);
+  // ok: LDS-001
+  f.store(stage + threadIdx.x * 4 + 512);
+  __syncthreads();
+  // expect: LDS-001
+  f.load(stage + threadIdx.x * 8);
+  reinterpret_cast<float4*>(out)[blockIdx.x * blockDim.x + threadIdx.x] = f.v;
+}
+
+void launch_fragments(const float* in, float* out) { fragments_through_methods<<<64, 256>>>(in, out); }

@@ -16,3 +16,10 @@ __device__ inline void store16(T* p, float4 v) {
 
 // One element at a subscript the caller passes.
 __device__ inline float load_at(const float* p, int i) { return p[i]; }
+
+// A member function that moves data through the pointer it is given (the object itself is a register tile).
+struct Frag4 {
+  float4 v;
+  __device__ void load(const float* p) { v = *reinterpret_cast<const float4*>(p); }
+  __device__ void store(float* p) const { *reinterpret_cast<float4*>(p) = v; }
+};
