@@ -350,14 +350,18 @@ def _scaled_widths(facts: FileFacts, view: FunctionView, wave: bool,
     return out
 
 
-def _counts_32_lanes(facts: FileFacts, view: FunctionView, wave_views: Iterable[FunctionView],
-                     within: Iterable[Node] | None = None) -> Iterator[tuple[Node, Node]]:
-    """(`32 * k` here, `warpSize * k` in wave_views): the same per-lane amount scaled by a 32-lane warp in one
-    place and by the wavefront in the other."""
+def _wave_products(facts: FileFacts, views: Iterable[FunctionView]) -> dict[tuple[str, ...], Node]:
     wave: dict[tuple[str, ...], Node] = {}
-    for v in wave_views:
+    for v in views:
         for key, node in _scaled_widths(facts, v, wave=True).items():
             wave.setdefault(key, node)
+    return wave
+
+
+def _counts_32_lanes(facts: FileFacts, view: FunctionView, wave: dict[tuple[str, ...], Node],
+                     within: Iterable[Node] | None = None) -> Iterator[tuple[Node, Node]]:
+    """(`32 * k` here, `warpSize * k` among the wave products): the same per-lane amount scaled by a 32-lane
+    warp in one place and by the wavefront in the other."""
     if not wave:
         return
     for key, node in _scaled_widths(facts, view, wave=False, within=within).items():
@@ -854,7 +858,7 @@ def per_warp_array_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Matc
                 yield Match(counts[r].loc, {"what": f"{slots} '{counts[r].op}' is defined here as a count of "
                                                     f"32-lane warps: half of the slots are never written",
                                             "wave": str(target.wave_size)})
-        for node, twin in _counts_32_lanes(facts, view, [view]):
+        for node, twin in _counts_32_lanes(facts, view, _wave_products(facts, [view])):
             yield Match(node.loc, {"what": f"'{_spell(facts, node)}' sizes for a warp of 32 lanes what the code "
                                            f"covers with '{_spell(facts, twin)}' (line {twin.loc.line}), a "
                                            f"{target.wave_size}-lane wavefront's worth: the lanes past 32 work "
@@ -927,11 +931,16 @@ def host_launch_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
                      "wave": str(target.wave_size)}, confidence="high")
     yield from _grid_per_32(fv, target)
     hosts = {v.fn.usr: v for v in fv.views}
+    wave_of: dict[str, dict[tuple[str, ...], Node]] = {}
     for launch in facts.launches:
         if (view := hosts.get(launch.caller)) is None:
             continue
+        if launch.kernel not in wave_of:
+            wave_of[launch.kernel] = _wave_products(facts, fv.kernel_by_name(launch.kernel))
+        if not wave_of[launch.kernel]:
+            continue
         inputs = _launch_inputs(view, launch)
-        for node, twin in _counts_32_lanes(facts, view, fv.kernel_by_name(launch.kernel), within=inputs):
+        for node, twin in _counts_32_lanes(facts, view, wave_of[launch.kernel], within=inputs):
             yield Match(node.loc, {"what": f"'{_spell(facts, node)}' sizes for a warp of 32 lanes what the "
                                            f"kernel covers with '{_spell(facts, twin)}' (line {twin.loc.line}), "
                                            f"one wavefront's worth", "wave": str(target.wave_size)},
