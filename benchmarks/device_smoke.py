@@ -25,7 +25,7 @@ res["compare"] = mod.compare(out, mod.reference(case), case["out_dtype"])
 from porter.verify import gpu_original  # noqa: E402
 
 t2 = time.time()
-kern = gpu_original.load("samples/kernels/softmax/softmax_naive.hip", "softmax_naive")
+kern = gpu_original.load("porter/families/softmax/samples/softmax_naive.hip", "softmax_naive")
 res["nvcc_build_s"] = time.time() - t2
 timer = Timer()
 res["peaks"] = measure_peaks(timer)

@@ -23,13 +23,14 @@ def main() -> None:
     ap.add_argument("--seeds", type=int, default=5)
     ap.add_argument("--json", default=None, help="also write the per-sample results here")
     args = ap.parse_args()
+    from porter import families
     from porter.verify.modules import import_module, read_header
     from porter.verify.differential import emulated
 
     rows = []
-    for golden in sorted(ROOT.glob("samples/kernels/*/golden/*.py")):
-        original = golden.parent.parent / f"{golden.stem}.hip"
-        if not original.exists():
+    for original in sorted(families.samples()):
+        golden = families.golden(original)
+        if not golden.exists():
             continue
         info, mod = read_header(golden), import_module(golden)
         start = time.perf_counter()

@@ -48,13 +48,14 @@ TARGETS = {"gemm": ("torch", 0.95), "attention": ("torch", 0.90), "softmax": ("c
 # ------------------------------------------------------------------------------------------------- prepare
 
 def prepare(out_dir: Path, originals_only: bool = False, extra: Path | None = None) -> None:
+    from porter import families
     from porter.convert.render import render, write_module
     from porter.verify.compile import compile_generated, compile_original
     from porter.verify.modules import import_module, read_header
 
     out_dir.mkdir(parents=True, exist_ok=True)
     manifest = {"modules": []}
-    for sample in sorted((ROOT / "samples" / "kernels").glob("*/*.hip")):
+    for sample in sorted(families.samples()):
         proc = subprocess.run([sys.executable, "-c", "from porter.cli import main; main()", "convert", str(sample), "-o", str(out_dir),
                                "--format", "json", "--force"], capture_output=True, text=True, cwd=ROOT)
         try:

@@ -9,13 +9,14 @@ the files its `#include "..."` closure reaches (from the pinned snapshot, into D
 writes DIR/manifest.json: module, original, include folders. Third-party files stay in DIR (keep it ignored, e.g.
 under .carry/); nothing of them is committed.
 
-`run` verifies, for each corpus module of the manifest and each samples/kernels/*/golden/*.py (against the .hip
-beside its folder), what `porter verify MODULE --no-compile --original FILE -I ...` verifies
-(porter.verify.report.verify_module): the original built for this GPU and launched from the module's ORIGINAL
-mapping, the generated kernel on the same inputs, every output compared; the module's float64 reference as the
-second check; then the timing of both at the module's BENCH_SHAPE. No link flags are passed: porter builds the
-original dropping what the launched kernel does not reach (porter/verify/gpu_original.py). Writes OUT.json after every module
-and prints a markdown table: pass/fail, first differing element, original ms / generated ms.
+`run` verifies, for each corpus module of the manifest and each sample's golden module
+(porter/families/*/samples/golden/*.py, against the .hip beside its folder), what
+`porter verify MODULE --no-compile --original FILE -I ...` verifies (porter.verify.report.verify_module): the
+original built for this GPU and launched from the module's ORIGINAL mapping, the generated kernel on the same inputs,
+every output compared; the module's float64 reference as the second check; then the timing of both at the module's
+BENCH_SHAPE. No link flags are passed: porter builds the original dropping what the launched kernel does not reach
+(porter/verify/gpu_original.py). Writes OUT.json after every module and prints a markdown table: pass/fail, first
+differing element, original ms / generated ms.
 """
 
 from __future__ import annotations
@@ -85,10 +86,12 @@ def prepare(out: Path) -> None:
 
 
 def samples() -> list[tuple[Path, Path]]:
+    from porter import families
+
     out = []
-    for golden in sorted(ROOT.glob("samples/kernels/*/golden/*.py")):
-        original = golden.parent.parent / f"{golden.stem}.hip"
-        if original.is_file():
+    for original in sorted(families.samples()):
+        golden = families.golden(original)
+        if golden.is_file():
             out.append((golden, original))
     return out
 

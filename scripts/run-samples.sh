@@ -4,7 +4,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup-venv.sh || exit $?
 . .venv/bin/activate
-porter analyze samples/ "$@"
+porter analyze samples/ porter/families/ "$@"
 rc=$?
 [ $rc -eq 1 ] && exit 0
 exit $rc

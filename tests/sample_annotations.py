@@ -7,6 +7,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from porter import families
+
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"
 _ANNOT = re.compile(r"//\s*(expect|ok|todo):\s*([A-Z0-9]+-[0-9]+(?:\s*,\s*[A-Z0-9]+-[0-9]+)*)")
@@ -24,7 +26,8 @@ class Annotation:
 
 
 def sample_files() -> list[Path]:
-    return sorted(p for p in SAMPLES.rglob("*") if p.suffix in (".hip", ".cu", ".cuh"))
+    """The rule samples under samples/ and every template family's (porter/families/<family>/samples/)."""
+    return sorted([p for p in SAMPLES.rglob("*") if p.suffix in (".hip", ".cu", ".cuh")] + families.samples())
 
 
 def annotations(path: Path) -> list[Annotation]:

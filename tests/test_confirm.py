@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from porter import families
 from porter.cli import main
 
 pytestmark = pytest.mark.slow
@@ -190,7 +191,7 @@ def test_interval_bounds_of_index_expressions() -> None:
     from porter.emulate.launch import facts_of
     from porter.emulate.sizing import buffer_elements, choose_scalar
 
-    facts = facts_of(ROOT / "samples" / "kernels" / "transpose" / "transpose_naive.hip")
+    facts = facts_of(families.sample("transpose/transpose_naive.hip"))
     fn = next(f for f in facts["functions"] if f["kind"] == "kernel")
     # out[c * rows + r], in[r * cols + c] with c < 32 * 2, r < 8, rows = cols = n
     need = buffer_elements(fn, (32, 8, 1), (2, 1, 1), 100)

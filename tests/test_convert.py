@@ -11,17 +11,17 @@ import pytest
 from click.testing import CliRunner
 
 from porter.cli import main
+from porter import families
 
 ROOT = Path(__file__).resolve().parent.parent
-KERNELS = ROOT / "samples" / "kernels"
-SAMPLES = sorted(KERNELS.glob("*/*.hip"))
+SAMPLES = families.samples()
 # Samples porter must refuse rather than convert into something that computes otherwise, with the reason's gist.
 REFUSED = {
     "attention/attention_causal_tiled.hip": "'S' is both the query and the key sequence length",
     "attention/attention_naive.hip": "do not show batch, heads, seq_q and seq_kv separately",   # B*H fused
     "elementwise/bias_act_naive.hip": "not converted",   # run-time `act` dispatch: no single template path
 }
-CONVERTED = [p for p in SAMPLES if str(p.relative_to(KERNELS)) not in REFUSED]
+CONVERTED = [p for p in SAMPLES if families.sample_ref(p) not in REFUSED]
 UPDATE = os.environ.get("PORTER_UPDATE_GOLDEN") == "1"
 
 
@@ -30,9 +30,9 @@ def convert(*args: str) -> tuple[int, str, str]:
     return res.exit_code, res.stdout, res.stderr
 
 
-@pytest.mark.parametrize("sample", CONVERTED, ids=lambda p: str(p.relative_to(KERNELS)))
+@pytest.mark.parametrize("sample", CONVERTED, ids=families.sample_ref)
 def test_sample_converts_to_its_family_and_matches_golden(sample: Path, tmp_path: Path) -> None:
-    family = sample.parent.name
+    family = sample.parent.parent.name
     code, out, err = convert(str(sample), "-o", str(tmp_path))
     assert code == 0, out + err
     assert f": {family} " in out, out
@@ -51,11 +51,11 @@ def test_sample_converts_to_its_family_and_matches_golden(sample: Path, tmp_path
 
 @pytest.mark.parametrize("sample", sorted(REFUSED))
 def test_sample_is_refused_with_the_reason(sample: str, tmp_path: Path) -> None:
-    code, out, _ = convert(str(KERNELS / sample), "-o", str(tmp_path / "out"))
+    code, out, _ = convert(str(families.sample(sample)), "-o", str(tmp_path / "out"))
     assert code == 1, out
     assert REFUSED[sample] in out and "nothing was written" in out
     assert not (tmp_path / "out").exists()
-    assert not (KERNELS / sample).parent.joinpath("golden", Path(sample).stem + ".py").exists(), \
+    assert not families.golden(families.sample(sample)).exists(), \
         "a refused sample must not keep a golden module"
 
 
@@ -71,7 +71,7 @@ def test_recognized_parameters(sample: str, expected: dict) -> None:
     from porter.frontend import analyze_file
     from porter.frontend_config import make_config
 
-    facts = analyze_file(KERNELS / sample, make_config())
+    facts = analyze_file(families.sample(sample), make_config())
     kernel = next(f.name for f in facts.functions if f.kind == "kernel")
     rec = recognize(facts, kernel)
     assert rec.best.score == 1.0 and not rec.ambiguous
@@ -79,7 +79,7 @@ def test_recognized_parameters(sample: str, expected: dict) -> None:
 
 
 def test_gemm_arguments_are_mapped() -> None:
-    code, out, _ = convert(str(KERNELS / "gemm" / "gemm_naive.hip"), "--dry-run")
+    code, out, _ = convert(str(families.sample("gemm/gemm_naive.hip")), "--dry-run")
     assert code == 0
     assert "arguments: A=A, B=B, C=C, M=M, N=N, K=K, alpha=alpha, beta=beta" in out
 
@@ -104,7 +104,7 @@ def test_unrecognized_kernel_writes_nothing(tmp_path: Path) -> None:
 
 
 def test_refuses_to_overwrite_without_force(tmp_path: Path) -> None:
-    sample = str(KERNELS / "softmax" / "softmax_naive.hip")
+    sample = str(families.sample("softmax/softmax_naive.hip"))
     assert convert(sample, "-o", str(tmp_path))[0] == 0
     target = tmp_path / "softmax_naive.py"
     target.write_text("# my edits\n")
@@ -117,7 +117,7 @@ def test_refuses_to_overwrite_without_force(tmp_path: Path) -> None:
 
 
 def test_template_and_param_overrides(tmp_path: Path) -> None:
-    sample = str(KERNELS / "gemm" / "gemm_naive.hip")
+    sample = str(families.sample("gemm/gemm_naive.hip"))
     code, out, _ = convert(sample, "--dry-run", "--param", "dtype=bfloat16", "--param", "layout=TN")
     assert code == 0 and "'dtype': 'bfloat16'" in out and "'layout': 'TN'" in out
     code, _, err = convert(sample, "--dry-run", "--param", "layout=XX")
@@ -131,24 +131,20 @@ def test_template_and_param_overrides(tmp_path: Path) -> None:
 def test_hostile_names_cannot_inject_code(tmp_path: Path) -> None:
     # a file name carrying a newline and code, a kernel named like a Python keyword
     evil = tmp_path / "x\nimport os; os.system('echo pwned')\n.hip"
-    evil.write_text((KERNELS / "softmax" / "softmax_naive.hip").read_text())
+    evil.write_text(families.sample("softmax/softmax_naive.hip").read_text())
     code, out, err = convert(str(evil), "-o", str(tmp_path / "o1"))
     assert code == 0, out + err
     text = next((tmp_path / "o1").glob("*.py")).read_text()
     assert not any(line.startswith("import os;") for line in text.splitlines())
     ast.parse(text)
     keyword = tmp_path / "kw.hip"
-    keyword.write_text((KERNELS / "softmax" / "softmax_naive.hip").read_text().replace("softmax_naive", "lambda"))
+    keyword.write_text(families.sample("softmax/softmax_naive.hip").read_text().replace("softmax_naive", "lambda"))
     code, _, err = convert(str(keyword), "-o", str(tmp_path / "o2"))
     assert code == 2 and "lambda" in err
     assert not (tmp_path / "o2").exists()
 
 
 # ------------------------------------------------------------------------------------- fidelity (issue #12)
-
-def _golden(sample: Path) -> Path:
-    return sample.parent / "golden" / f"{sample.stem}.py"
-
 
 def _import_golden(path: Path):  # type: ignore[no-untyped-def]
     import importlib.util
@@ -161,7 +157,7 @@ def _import_golden(path: Path):  # type: ignore[no-untyped-def]
     return module
 
 
-@pytest.mark.parametrize("sample", CONVERTED, ids=lambda p: str(p.relative_to(KERNELS)))
+@pytest.mark.parametrize("sample", CONVERTED, ids=families.sample_ref)
 def test_original_binds_every_parameter_to_a_case_value(sample: Path) -> None:
     """ORIGINAL lists the kernel's parameters in declaration order; each is bound to a key make_case provides;
     every run-time scalar is drawn per seed, never 0 or +-1, so a conversion that fixes or drops it disagrees."""
@@ -170,7 +166,7 @@ def test_original_binds_every_parameter_to_a_case_value(sample: Path) -> None:
 
     facts = analyze_file(sample, make_config())
     kernel = next(f for f in facts.functions if f.kind == "kernel" and f.body is not None)
-    mod = _import_golden(_golden(sample))
+    mod = _import_golden(families.golden(sample))
     rec = mod.ORIGINAL
     assert [a["name"] for a in rec["args"]] == [p.name for p in kernel.params]
     assert rec["kernel"].partition("<")[0] == kernel.name
@@ -192,10 +188,10 @@ def test_original_binds_every_parameter_to_a_case_value(sample: Path) -> None:
 
 
 def test_fp32_gemm_keeps_fp32_math_and_the_strict_tolerance() -> None:
-    text = _golden(KERNELS / "gemm" / "gemm_naive.hip").read_text()
+    text = families.golden(families.sample("gemm/gemm_naive.hip")).read_text()
     assert "T.gemm(" not in text   # T.gemm on float32 runs TF32 tensor cores on sm_90
     assert '"float32": [1e-4, 1e-4, 1e-5]' in text and "TF32" in text
-    assert "T.gemm(" in _golden(KERNELS / "gemm" / "gemm_f16_tiled.hip").read_text()
+    assert "T.gemm(" in families.golden(families.sample("gemm/gemm_f16_tiled.hip")).read_text()
 
 
 LEAKY = """#include "hip/hip_runtime.h"
@@ -269,7 +265,7 @@ def test_a_runtime_scalar_is_an_argument_or_a_refusal(tmp_path: Path) -> None:
 
 
 def test_saxpy_keeps_the_scale_and_the_accumulation(tmp_path: Path) -> None:
-    text = _golden(KERNELS / "elementwise" / "saxpy_rows.hip").read_text()
+    text = families.golden(families.sample("elementwise/saxpy_rows.hip")).read_text()
     assert "{'name': 'a', 'ctype': 'float', 'bind': 'case', 'key': 'scale'}" in text
     assert "{'name': 'y', 'ctype': 'float*', 'bind': 'case', 'key': 'y', 'output': True}" in text
     assert "accumulate=True" in text and "y0 + x * scale" in text
@@ -384,7 +380,7 @@ def test_cuda_source_converts_and_its_emulated_original_agrees(tmp_path: Path) -
 def test_the_library_call_writes_what_the_command_line_writes(tmp_path: Path) -> None:
     from porter.convert import ConvertError, convert
 
-    sample = KERNELS / "softmax" / "softmax_block.hip"
+    sample = families.sample("softmax/softmax_block.hip")
     (out,) = convert(str(sample), output_dir=tmp_path)
     assert out.status == 0 and out.report["status"] == "converted" and out.error == ""
     written = Path(out.report["output"])

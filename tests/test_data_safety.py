@@ -12,6 +12,8 @@ import pytest
 
 from test_review import run
 
+from porter import families
+
 BUGGY = ("#include <hip/hip_runtime.h>\n"
          "__global__ void count(const float* x, int* out) {\n"
          "  /* é ü */ unsigned m = __ballot(x[threadIdx.x] > 0.0f);\n"
@@ -109,8 +111,7 @@ def test_output_writes_through_fifos_terminals_and_symlinks(tmp_path: Path) -> N
 
 def test_convert_never_writes_over_its_input(tmp_path: Path) -> None:
     src = tmp_path / "saxpy_rows.hip"
-    src.write_bytes((Path(__file__).resolve().parent.parent / "samples" / "kernels" / "elementwise" /
-                     "saxpy_rows.hip").read_bytes())
+    src.write_bytes(families.sample("elementwise/saxpy_rows.hip").read_bytes())
     before = src.read_bytes()
     (tmp_path / "out").mkdir()
     (tmp_path / "out" / "saxpy_rows.py").symlink_to(src)

@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from porter import families
 from porter.emulate import (CompileError, DeadlockError, KernelCrash, MemoryFault, differential, kernel_signature,
                             run_kernel, run_launcher)
 from porter.emulate.source import kernel_param_names, rewrite
@@ -202,10 +203,9 @@ def test_amdgcn_builtins() -> None:
 
 def test_kernel_with_kilobytes_of_static_shared_memory_loads() -> None:
     """Two 32x32 float tiles (8 KiB of __shared__): more than glibc's default static TLS surplus."""
-    root = Path(__file__).resolve().parent.parent
     rng = np.random.default_rng(3)
     a, b = rng.random((40, 50), np.float32), rng.random((50, 70), np.float32)
-    out = run_kernel(root / "samples/kernels/gemm/gemm_tiled.hip", "gemm_tiled", (3, 2), (32, 32),
+    out = run_kernel(families.sample("gemm/gemm_tiled.hip"), "gemm_tiled", (3, 2), (32, 32),
                      {"A": a, "B": b, "C": np.zeros((40, 70), np.float32), "M": 40, "N": 70, "K": 50,
                       "alpha": 1.0, "beta": 0.0}, warp_size=64)
     np.testing.assert_allclose(out["C"], a.astype(np.float64) @ b, rtol=1e-4)
@@ -213,9 +213,8 @@ def test_kernel_with_kilobytes_of_static_shared_memory_loads() -> None:
 
 def test_host_launcher_runs_as_written() -> None:
     """run_launcher calls the extern "C" launcher itself: its own grid arithmetic, its launch, its error code."""
-    root = Path(__file__).resolve().parent.parent
     x = _x(3 * 1000, 4).reshape(3, 1000)
-    out = run_launcher(root / "samples/kernels/softmax/softmax_block.hip", "launch_softmax_block",
+    out = run_launcher(families.sample("softmax/softmax_block.hip"), "launch_softmax_block",
                        [x, np.full_like(x, np.nan), 3, 1000])
     e = np.exp(x.astype(np.float64) - x.max(axis=1, keepdims=True))
     np.testing.assert_allclose(out["y"], e / e.sum(axis=1, keepdims=True), rtol=1e-5)

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 import hostile
+from porter import families
 from porter.pool import Failure, imap
 
 PORTER = [sys.executable, "-c", "import sys; from porter.cli import main; sys.exit(main())"]
@@ -286,7 +287,7 @@ def test_killed_parent_takes_its_workers_along(tmp_path: Path) -> None:
 
 
 def test_interrupted_convert_leaves_only_complete_modules(tmp_path: Path) -> None:
-    src = str(hostile.REPO / "samples/kernels/softmax/softmax_block.hip")
+    src = str(families.sample("softmax/softmax_block.hip"))
     ref = tmp_path / "ref"
     proc = porter("convert", src, "-o", str(ref))
     assert proc.returncode == 0, proc.stderr

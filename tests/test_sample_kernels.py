@@ -1,6 +1,6 @@
-"""samples/kernels/: the hipified convert inputs. Each parses with porter's front end, holds one kernel and its
-`extern "C"` launcher, and (where nvcc exists) compiles unchanged with nvcc through porter/hip_for_nvcc/hip2cuda.h, in
-the shim porter.verify.gpu_original generates to launch the kernel itself."""
+"""porter/families/<family>/samples/: the hipified convert inputs. Each parses with porter's front end, holds one
+kernel and its `extern "C"` launcher, and (where nvcc exists) compiles unchanged with nvcc through
+porter/hip_for_nvcc/hip2cuda.h, in the shim porter.verify.gpu_original generates to launch the kernel itself."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from porter import families
 from porter.verify import gpu_original
 from porter.frontend import analyze_file
 from porter.frontend_config import make_config
@@ -20,11 +21,8 @@ from porter.frontend_config import make_config
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parent.parent
-KERNELS = ROOT / "samples" / "kernels"
-SAMPLES = sorted(KERNELS.rglob("*.hip"))
-FAMILIES = ("elementwise", "row_reduce", "softmax", "layernorm", "rmsnorm", "transpose", "gemm", "batched_gemm",
-            "attention")
-IDS = [str(p.relative_to(KERNELS)) for p in SAMPLES]
+SAMPLES = families.samples()
+IDS = [families.sample_ref(p) for p in SAMPLES]
 
 NVCC = gpu_original.find_nvcc()
 needs_nvcc = pytest.mark.skipif(NVCC is None, reason="nvcc not found (PATH, $NVCC, $CUDA_HOME/bin): the nvcc build "
@@ -43,8 +41,8 @@ def _spelling(path: Path) -> str:
 
 
 def test_every_family_has_a_naive_and_an_optimized_sample() -> None:
-    for fam in FAMILIES:
-        files = sorted(p.name for p in (KERNELS / fam).glob("*.hip"))
+    for fam in families.FAMILIES:
+        files = [p.name for p in families.samples(fam)]
         assert len(files) >= 2, f"{fam}: want a naive and a shared-memory variant, have {files}"
         assert any("naive" in f for f in files), f"{fam}: no naive variant in {files}"
         assert any("naive" not in f for f in files), f"{fam}: no optimized variant in {files}"
@@ -73,11 +71,11 @@ def test_header_comment_states_semantics_and_launcher(path: Path) -> None:
     head = "\n".join(ln for ln in path.read_text().splitlines()[:12] if ln.startswith("//"))
     (launcher,) = _launchers(path)
     assert f"Launcher: int {launcher}(" in head, "the header comment must give the launcher's signature"
-    assert path.parent.name in head.split(":")[0], "the header comment must open with the family name"
+    assert path.parent.parent.name in head.split(":")[0], "the header comment must open with the family name"
 
 
 def test_shim_includes_the_file_unchanged_and_launches_the_kernel() -> None:
-    path = KERNELS / "row_reduce" / "row_reduce_naive.hip"
+    path = families.sample("row_reduce/row_reduce_naive.hip")
     text = gpu_original.shim_source(path, "row_reduce_naive<1>")
     assert text.startswith(f'#include "{path.resolve()}"\n')
     assert "k<<<g, b, shmem>>>" in text and "::porter::entry(&row_reduce_naive<1>, a, n, cfg, shmem)" in text

@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from porter import families
 from porter import codeobject as co
 from porter import toolchain as tc
 from porter.targets import Occupancy, Target, amd_targets, known_targets, load_target
@@ -126,7 +127,7 @@ def _converted(sample: str, target: str, tmp_path: Path):
     from click.testing import CliRunner
 
     from porter.cli import main
-    res = CliRunner().invoke(main, ["convert", str(ROOT / "samples" / "kernels" / sample), "--target", target,
+    res = CliRunner().invoke(main, ["convert", str(families.sample(sample)), "--target", target,
                                     "-o", str(tmp_path)])
     assert res.exit_code == 0, res.output
     (path,) = tmp_path.glob("*.py")

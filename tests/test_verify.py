@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 import verify_originals as vo
+from porter import families
 from porter.cli import main
 from porter.convert import render, write_module
 
@@ -47,7 +48,7 @@ def _run(*args: str) -> tuple[int, str]:
 @pytest.fixture(scope="module")
 def gemm_json(modules, tmp_path_factory) -> tuple[int, dict, str]:
     out = tmp_path_factory.mktemp("rep") / "r.json"
-    code, text = _run(str(modules["gemm"]), "--original", str(ROOT / "samples/kernels/gemm/gemm_f16_tiled.hip"),
+    code, text = _run(str(modules["gemm"]), "--original", str(families.sample("gemm/gemm_f16_tiled.hip")),
                       "-o", str(out))
     return code, json.loads(out.read_text()), text
 
@@ -179,7 +180,7 @@ def test_without_gpu_the_original_runs_on_the_wave64_emulator(tmp_path) -> None:
                       vo.module_text(sample, "vrowsum16").replace(repr(dict(spec, file="row_reduce_naive.hip")),
                                                                   repr(broken_spec)))
     reports = {}
-    for label, module, original in (("good", mod, vo.ROOT / "samples/kernels" / sample),
+    for label, module, original in (("good", mod, families.sample(sample)),
                                     ("bad", broken, ROOT / "tests/data/verify/row_sum_offset16.hip")):
         out = tmp_path / f"{label}.json"
         code, text = _run(str(module), "--no-compile", "--original", str(original), "-o", str(out))
@@ -209,7 +210,7 @@ def test_original_that_disagrees_fails_with_the_first_differing_element(tmp_path
                                                  'return case["x"].double().t() * 1.001')
     mod = vo.write(sample, tmp_path, "vtr", text)
     out = tmp_path / "r.json"
-    code, shown = _run(str(mod), "--no-compile", "--original", str(vo.ROOT / "samples/kernels" / sample),
+    code, shown = _run(str(mod), "--no-compile", "--original", str(families.sample(sample)),
                        "-o", str(out))
     assert code == 1, shown
     orig = json.loads(out.read_text())["reports"][0]["numerics"]["original"]
@@ -229,7 +230,7 @@ def test_original_builds_with_its_projects_include_folders_and_defines(tmp_path)
     (tmp_path / "inc" / "tr_project.h").write_text('#ifndef TR_READY\n#error "TR_READY is not defined"\n#endif\n')
     (tmp_path / "src").mkdir()
     orig = tmp_path / "src" / "transpose_naive.hip"
-    orig.write_text('#include "tr_project.h"\n' + (vo.ROOT / "samples/kernels" / sample).read_text())
+    orig.write_text('#include "tr_project.h"\n' + families.sample(sample).read_text())
     runs = {}
     for label, flags in (("both", ["-I", str(tmp_path / "inc"), "-D", "TR_READY=1"]),
                          ("no_define", ["-I", str(tmp_path / "inc")])):
@@ -251,7 +252,7 @@ def test_original_mapping_is_checked_against_the_kernel_signature(tmp_path) -> N
     """ORIGINAL names a parameter the kernel does not have, or is malformed: a failure that says what, no run."""
     sample = "transpose/transpose_naive.hip"
     good = vo.module_text(sample, "vmap")
-    original = str(vo.ROOT / "samples/kernels" / sample)
+    original = str(families.sample(sample))
     cases = {"renamed": (good.replace("'name': 'rows'", "'name': 'nrows'"), "parameter 'rows'"),
              "expression": (good.replace("'grid': [['cdiv', 'N', 32]", "'grid': [['pow', 'N', 32]"),
                             "is not [op, a, b]"),

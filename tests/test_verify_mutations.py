@@ -17,6 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 import verify_originals as vo
+from porter import families
 from porter.cli import main
 
 pytestmark = [pytest.mark.toolchain, pytest.mark.slow]
@@ -56,7 +57,7 @@ FIRST_SHAPE = "\nTEST_SHAPES = TEST_SHAPES[:1]\n"
 def _module_text(sample: str, name: str) -> str:
     if sample == ATTENTION:
         return vo.module_text(sample, name) + FIRST_SHAPE
-    golden = vo.ROOT / "samples/kernels" / Path(sample).parent / "golden" / f"{Path(sample).stem}.py"
+    golden = families.golden(families.sample(sample))
     text = golden.read_text()
     assert "\nORIGINAL = {" in text, f"{golden}: no ORIGINAL mapping"
     return text + FIRST_SHAPE
@@ -64,7 +65,7 @@ def _module_text(sample: str, name: str) -> str:
 
 def _verify(module: Path, sample: str, out: Path) -> tuple[int, dict]:
     res = CliRunner().invoke(main, ["verify", str(module), "--no-compile", "--original",
-                                    str(vo.ROOT / "samples/kernels" / sample), "-o", str(out)])
+                                    str(families.sample(sample)), "-o", str(out)])
     assert res.exception is None or isinstance(res.exception, SystemExit), res.output
     return res.exit_code, json.loads(out.read_text())["reports"][0]
 

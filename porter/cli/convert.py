@@ -53,7 +53,7 @@ def convert(file: str, kernel_names: tuple[str, ...], output_dir: str, target: s
 
     \b
     Examples:
-      porter convert samples/kernels/gemm/gemm_tiled.hip -o out/
+      porter convert porter/families/gemm/samples/gemm_tiled.hip -o out/
       porter convert softmax.hip --kernel softmax_rows --target sm_90
       porter convert k.hip --template gemm --param layout=NT --force
 

@@ -33,3 +33,25 @@ def hooks(family: str, part: str) -> ModuleType | None:
     if not (FOLDER / family / f"{part}.py").is_file():
         return None
     return importlib.import_module(f"porter.families.{family}.{part}")
+
+
+def samples(family: str | None = None) -> list[Path]:
+    """The annotated .hip samples of `family` (default: of every family), in a source checkout: the rule tests'
+    cases, convert's inputs and, under samples/golden/, convert's output for each (the wheel leaves them out)."""
+    return [p for fam in ([family] if family else FAMILIES) for p in sorted((FOLDER / fam / "samples").glob("*.hip"))]
+
+
+def sample(ref: str) -> Path:
+    """`gemm/gemm_naive.hip` -> porter/families/gemm/samples/gemm_naive.hip."""
+    family, _, name = ref.partition("/")
+    return FOLDER / family / "samples" / name
+
+
+def sample_ref(path: Path) -> str:
+    """The inverse of sample(): `family/file.hip`."""
+    return f"{path.parent.parent.name}/{path.name}"
+
+
+def golden(path: Path) -> Path:
+    """The module `porter convert` writes for a sample (kept as the convert test's expectation)."""
+    return path.parent / "golden" / f"{path.stem}.py"

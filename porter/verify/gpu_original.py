@@ -11,7 +11,7 @@ on ROCm with hipcc against the real HIP headers.
 
     from porter.verify import gpu_original
     from porter.emulate.launch import Launch
-    k = gpu_original.load("samples/kernels/gemm/gemm_tiled.hip", "gemm_tiled")   # compiled once, then cached
+    k = gpu_original.load("porter/families/gemm/samples/gemm_tiled.hip", "gemm_tiled")   # compiled once, then cached
     k.launch(Launch("gemm_tiled", grid, block, 0, names, (A, B, C, M, N, K, alpha, beta), ("C",)))
     torch.cuda.synchronize()
 
