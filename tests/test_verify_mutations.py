@@ -1,9 +1,9 @@
 """A mutation check of the verifier (issue #12): semantic mutations planted in the float64 reference of modules
-generated for samples/kernels must each make `porter verify --original` fail on the CPU, where the original runs
+generated for the families' samples must each make `porter verify --original` fail on the CPU, where the original runs
 on the wave64 emulator and is compared with the (mutated) reference. Kill rate 100%, asserted; the unmutated
 modules must pass, or a kill would mean nothing.
 
-The modules are `porter convert`'s own output for the samples (samples/kernels/*/golden, ORIGINAL included),
+The modules are `porter convert`'s own output for the samples (porter/families/*/samples/golden, ORIGINAL included),
 except attention: convert refuses both attention samples, so the mask and softmax-scale mutations use a module
 rendered from the attention template with a hand-written ORIGINAL (tests/verify_originals.py). Each copy checks
 the module's first test shape only (5 seeds), to keep the emulator time down."""
