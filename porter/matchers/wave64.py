@@ -580,7 +580,7 @@ def sync_mask_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
             written = _written(mask)
             if is_64bit(facts, written.type) or (written.value is not None and written.value >= 1 << 32):
                 if strip(written).value == 0xFFFFFFFF and target.wave_size > 32 and id(view) not in superseded \
-                        and not _low_lanes_only(fv, view, call, target):
+                        and not _low_lanes_only(fv, view, call):
                     yield Match(mask.loc if mask.loc.line else call.loc, {
                         "call": call.op, "wave": str(target.wave_size),
                         "what": f"the 64-bit mask {_half_mask_text(_spell(facts, strip(written)))}",
@@ -625,7 +625,7 @@ def _instantiated_patterns(fv: FileView) -> set[int]:
     return {id(v) for v in fv.views if v.fn.is_template and v.fn.name in instantiated}
 
 
-def _low_lanes_only(fv: FileView, view: FunctionView, call: Node, target: Target) -> bool:
+def _low_lanes_only(fv: FileView, view: FunctionView, call: Node) -> bool:
     """Only lanes 0-31 reach the call: it sits under `if (x < n)` with x a thread index and n <= 32, or every
     launch of the kernel has at most 32 threads per block."""
     for anc in view.ancestors(call):
@@ -1085,7 +1085,7 @@ def _width_macro_with_constant_twin(facts: FileFacts, target: Target, names: set
     warpSize is not. Reported at the definition, the line to change, when this file has no use clang rejected."""
     if not names:
         return
-    literal = {}
+    literal: dict[str, tuple[int, str]] = {}
     for i, line in enumerate(facts.lines, 1):
         if (m := _INT_DEFINE.match(line)) and m.group(1) in names:
             literal.setdefault(m.group(1), (i, m.group(2)))
