@@ -4,12 +4,21 @@ tokens only), findings, wall milliseconds per file, and the workers' CPU millise
 the files cost, which other load on the machine moves less than it moves the wall time).
 
     python benchmarks/real_trees.py [--root /tmp/porter-trees] [-j 2] [--only ggml,llm.c] [--limit N]
-                                    [--extra NAME=DIR ...]
+                                    [--extra NAME=DIR ...] [--store DIR] [--timeout S]
 
 The trees are materialized from the bare snapshots under /work/.mirror (`git archive` of a pinned commit into
---root; nothing is executed, nothing third-party is committed). --extra adds a folder of your own (e.g. vllm
-files saved from the search tool) analyzed with its own folder on the include path. The list of crashed files
-is printed under the table with the first line of each error."""
+--root; nothing is executed, nothing third-party is committed). Trees of repositories too big to mirror come
+from the local store (benchmarks/store_trees.toml lists every file with its commit and sha256;
+benchmarks/store_trees.py checks the folder and says how to refill it): vllm-csrc and vllm-csrc-rocm are vllm's
+csrc (the ROCm paged attention and top-level files, store folder vllm-csrc-00d63169) analyzed with torch's
+headers (torch.utils.cpp_extension.include_paths()), once as CUDA and once with -D USE_ROCM, as
+
+    python benchmarks/real_trees.py --only vllm-csrc,vllm-csrc-rocm --timeout 600
+
+A store tree whose folder is missing or differs from the list is skipped with the reason. --extra adds a folder
+of your own analyzed with its own folder on the include path. The list of crashed files (an internal error, a
+function porter could not extract, a dead worker or a time-out) is printed under the table with the first line
+of each error."""
 
 from __future__ import annotations
 
@@ -20,8 +29,10 @@ import subprocess
 import sys
 import tarfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
+
+import store_trees
 
 MIRROR = Path("/work/.mirror")
 
@@ -73,7 +84,35 @@ def materialize(tree: Tree, root: Path) -> Path | None:
     return dest
 
 
-def analyze(base: Path, tree: Tree, jobs: int, limit: int | None) -> dict:
+def store_work(only: set[str], store: Path) -> list[tuple[Tree, Path]]:
+    """The store trees' variants as Trees over their store folders; a tree that cannot be analyzed is skipped
+    with the reason."""
+    work = []
+    for st in store_trees.load():
+        names = [st.name + suffix for suffix, _ in st.variants]
+        if only and not only.intersection(names):
+            continue
+        why = store_trees.unavailable(st, store) or (_torch_missing() if st.torch else "")
+        if why:
+            print(f"{st.name}: skipped: {why}")
+            continue
+        includes = st.includes + (_torch_includes() if st.torch else ())
+        work += [(Tree(st.name + suffix, "", "", (), st.paths, includes, defines), store / st.store)
+                 for suffix, defines in st.variants if not only or st.name + suffix in only]
+    return work
+
+
+def _torch_missing() -> str:
+    import importlib.util
+    return "" if importlib.util.find_spec("torch") else "torch is not installed (its headers are on the include path)"
+
+
+def _torch_includes() -> tuple[str, ...]:
+    import torch.utils.cpp_extension as ext
+    return tuple(ext.include_paths())
+
+
+def analyze(base: Path, tree: Tree, jobs: int, limit: int | None, timeout: float) -> dict:
     from porter.analysis import Request, collect, run
     from porter.frontend_config import make_config
 
@@ -83,10 +122,12 @@ def analyze(base: Path, tree: Tree, jobs: int, limit: int | None) -> dict:
                          defines=tree.defines)
     requests = [Request(path=f, config=config, target="gfx942") for f in files]
     start, cpu = time.perf_counter(), _children_cpu()
-    results = run(requests, jobs, 120.0)
+    results = run(requests, jobs, timeout)
     wall, cpu = time.perf_counter() - start, _children_cpu() - cpu
     crashed = [r for r in results if r.error and ("internal error" in r.error or "crashed" in r.error
                                                   or "timed out" in r.error)]
+    crashed += [replace(r, error=f"{r.path}: {s}") for r in results if not r.error
+                for s in r.coverage.get("skipped", [])[:1] if "porter could not extract" in s]
     loss = [r for r in results if not r.error and (r.parse_errors or r.token_statements)]
     return {"files": len(results), "analyzed": sum(1 for r in results if not r.error), "crashed": crashed,
             "refused": sum(1 for r in results if r.error) - len(crashed), "loss": len(loss),
@@ -108,6 +149,9 @@ def main() -> int:
     ap.add_argument("--only", default="", help="comma-separated tree names")
     ap.add_argument("--limit", type=int, default=None, help="at most N files per tree")
     ap.add_argument("--extra", action="append", default=[], metavar="NAME=DIR")
+    ap.add_argument("--store", type=Path, default=store_trees.DEFAULT_STORE,
+                    help="local store of files read one by one")
+    ap.add_argument("--timeout", type=float, default=120.0, help="per-file limit in seconds")
     args = ap.parse_args()
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     args.root.mkdir(parents=True, exist_ok=True)
@@ -121,6 +165,7 @@ def main() -> int:
             print(f"{tree.name}: snapshot {MIRROR / tree.mirror} not present, skipped")
             continue
         work.append((tree, base))
+    work += store_work(only, args.store)
     for spec in args.extra:
         name, _, folder = spec.partition("=")
         work.append((Tree(name, "", "", (), (".",), (".",)), Path(folder).resolve()))
@@ -130,7 +175,7 @@ def main() -> int:
     print("-" * len(header))
     crashes = []
     for tree, base in work:
-        row = analyze(base, tree, args.jobs, args.limit)
+        row = analyze(base, tree, args.jobs, args.limit, args.timeout)
         crashes += row["crashed"]
         print(f"{tree.name:22} {row['files']:>6} {row['analyzed']:>8} {len(row['crashed']):>7} {row['refused']:>7} "
               f"{row['loss']:>10} {row['recovered']:>11} {row['findings']:>8} {row['ms']:>8.0f} {row['cpu_ms']:>11.0f}",
