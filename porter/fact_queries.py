@@ -247,6 +247,11 @@ class FunctionView:
         return out
 
 
+def call_args(call: Node) -> tuple[Node, ...]:
+    """The arguments of a call; a member call's first child is its object, not an argument."""
+    return call.children[1:] if call.kind == "mcall" else call.children
+
+
 def shuffle_parts(call: Node) -> tuple[Node | None, Node | None, Node | None]:
     """(value, offset or source lane, width) of a shuffle call; width None when left to its default."""
     args = list(call.children)

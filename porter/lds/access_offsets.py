@@ -21,7 +21,7 @@ from math import prod
 from typing import Iterator, Sequence
 
 from porter.facts import FileFacts, Function, Launch, Node, SharedDecl
-from porter.fact_queries import FileView, FunctionView, strip
+from porter.fact_queries import FileView, FunctionView, call_args, strip
 from porter.lds.affine import EvalError, Expr, evaluate, symbols
 
 # Hard caps on the work done per loop / per expression; not hardware numbers.
@@ -138,7 +138,7 @@ def _call_sites(fv: FileView, usr: str) -> Iterator[tuple[FunctionView, tuple[No
     for caller in fv.views:
         for call in caller.calls():
             if call.ref == usr:
-                yield caller, call.children[1:] if call.kind == "mcall" else call.children
+                yield caller, call_args(call)
 
 
 def kernel_blocks(facts: FileFacts, fn: Function, default: Sequence[int]) -> list[BlockGuess]:
@@ -279,7 +279,7 @@ class _Ptr:
 
 
 @dataclass(frozen=True)
-class _Through:
+class ParamDeref:
     """A dereference a helper makes of one of its pointer parameters: `*reinterpret_cast<const int4*>(p)`, `p[k]`."""
     param: int                       # position of the pointer parameter
     op: str                          # read | write
@@ -326,7 +326,7 @@ class AccessWalker:
                 lhs = strip(n.children[0])
                 if lhs.kind == "ref":
                     self.mutations.setdefault(lhs.ref, []).append(n)
-        self._through: dict[str, list[_Through]] = {}   # helper usr -> its dereferences of pointer parameters
+        self._through: dict[str, list[ParamDeref]] = {}   # helper usr -> its dereferences of pointer parameters
         self._loops: dict[int, _Loop | None] = {}
         self._loop_error: dict[int, str] = {}
         self.block_env = {"bdim.x": block[0], "bdim.y": block[1], "bdim.z": block[2]}
@@ -376,16 +376,16 @@ class AccessWalker:
         if through is None:
             through = self._through[helper.fn.usr] = AccessWalker(self.fv, helper, self.block,
                                                                   self.wave_size)._derefs_of_params()
-        first = 1 if call.kind == "mcall" else 0   # a member call's first child is its object
+        args = call_args(call)
         for t in through:
-            if first + t.param >= len(call.children):
+            if t.param >= len(args):
                 continue
-            arg = call.children[first + t.param]
+            arg = args[t.param]
             try:
                 p = self._pointer(arg, 0)
                 if p is None or not p.decl.dims:
                     continue
-                index = t.index if t.index is not None else self.expr(call.children[first + (t.index_param or 0)])
+                index = t.index if t.index is not None else self.expr(args[t.index_param or 0])
                 found.append(self._finish(call, p.decl, t.op, t.width, _add(p.offset, _mul(index, t.step)), None,
                                           written_at=arg))
             except Undetermined as exc:
@@ -393,10 +393,10 @@ class AccessWalker:
                 if decl is not None:
                     unresolved.append(Unresolved(decl, call, exc.reason, _base_name(arg)))
 
-    def _derefs_of_params(self) -> list[_Through]:
+    def _derefs_of_params(self) -> list[ParamDeref]:
         """This function's reads and writes through its own (never reassigned) pointer parameters, at a constant
         subscript or one that is an integer parameter; what a call site needs to judge the access."""
-        out: list[_Through] = []
+        out: list[ParamDeref] = []
         for node in self.view.nodes():
             if node.kind == "unop" and node.op == "*" and node.children:
                 ptr, sub = _peel(node.children[0]), None
@@ -418,7 +418,7 @@ class AccessWalker:
                 continue
             step = int(ptr.ref) if ptr.kind == "cast" and ptr.ref else width
             for op in self._ops(node):
-                out.append(_Through(pos, op, width, step, index if isinstance(index, int) else None, index_param))
+                out.append(ParamDeref(pos, op, width, step, index if isinstance(index, int) else None, index_param))
         return out
 
     def _param(self, node: Node, pointer: bool) -> int | None:
@@ -992,6 +992,12 @@ class _Flat(int):
 
 
 # -------------------------------------------------------------------------------------------------- helpers
+
+def param_derefs(fv: FileView, view: FunctionView) -> list[ParamDeref]:
+    """A function's reads and writes through its own pointer parameters (what a call site passes decides which
+    memory they touch); no block shape enters them."""
+    return AccessWalker(fv, view, (1, 1, 1))._derefs_of_params()
+
 
 def _base_name(node: Node) -> str:
     """The variable an access expression starts from, as the source spells it: `tile` in `tile[i][j]`, `row` in

@@ -16,8 +16,9 @@ from typing import Any, Iterable, Iterator
 from porter.facts import FileFacts, Launch, Loc, Node, from_byte_text
 from porter.findings import Edit, Match
 from porter.fact_queries import (BIT_OPS_32, LANE32, LANEW, MASK_PRODUCERS, SHUFFLES, SYNC_WITH_MASK, TID, W, W_HALF, WARP32,
-                       WARPW, WAVE_WIDE, FileView, FunctionView, is_32bit_int, is_64bit, shuffle_parts,
+                       WARPW, WAVE_WIDE, FileView, FunctionView, call_args, is_32bit_int, is_64bit, shuffle_parts,
                        strip)
+from porter.lds.access_offsets import ParamDeref, param_derefs
 from porter.rule_context import RuleContext
 from porter.targets import Target
 
@@ -813,6 +814,7 @@ def _append_width(facts: FileFacts, call: Node) -> tuple[Edit, ...]:
 def per_warp_array_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
     facts, target = ctx.facts, ctx.target
     fv = ctx.view
+    derefs: dict[str, list[ParamDeref]] = {}
     for view in _device_views(fv):
         for use in _default_warp_reduces(ctx, view.fn.loc):
             for loc, bound in use.storage:
@@ -826,10 +828,10 @@ def per_warp_array_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Matc
         shared_decls = {n.ref: n for n in view.nodes() if n.kind == "decl" and n.macro == "shared"}
         counts: dict[str, Node] | None = None
         used: set[str] = set()
-        for acc in (a for a in facts.shared_accesses if a.function == view.fn.usr and a.ref in shared_decls):
-            if not acc.indices or view.lane_class(acc.indices[0]) != WARPW:
+        for ref, index, loc, array in _slot_uses(fv, view, shared_decls, derefs):
+            if view.lane_class(index) != WARPW:
                 continue
-            decl = shared_decls[acc.ref]
+            decl = shared_decls[ref]
             extent = _bracket_text(facts, decl)
             if counts is None:
                 counts = _warp_count_constants(view)
@@ -846,9 +848,9 @@ def per_warp_array_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Matc
             sized = f"'{decl.op}' is sized [{extent.strip()}] for 32-lane warps"
             detail = sized if sized_by_32 else f"partials are counted with '{_spell(facts, bounds[0])}' " \
                                                 f"(line {bounds[0].loc.line})"
-            slots = f"'{acc.array}' is indexed by '{_spell(facts, acc.indices[0])}' (one slot per " \
+            slots = f"'{array}' is indexed by '{_spell(facts, index)}' (one slot per " \
                     f"{target.wave_size}-lane wavefront) but"
-            yield Match(acc.loc, {"what": f"{slots} {detail}: half of the slots are never written",
+            yield Match(loc, {"what": f"{slots} {detail}: half of the slots are never written",
                                   "wave": str(target.wave_size)})
             for b in bounds:
                 yield Match(b.loc, {"what": f"{slots} '{_spell(facts, b)}' counts 32-lane warps: half of the slots "
@@ -864,6 +866,31 @@ def per_warp_array_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Matc
                                            f"{target.wave_size}-lane wavefront's worth: the lanes past 32 work "
                                            f"beyond the space it rounds to", "wave": str(target.wave_size)},
                         confidence="medium")
+
+
+def _slot_uses(fv: FileView, view: FunctionView, decls: dict[str, Node], derefs: dict[str, list[ParamDeref]]) \
+        -> Iterator[tuple[str, Node, Loc, str]]:
+    """(array ref, outermost index, where, name) of the function's subscripts of its shared arrays, written in
+    place or made by a header helper through a pointer and an index the call passes (`put(partial, warp, v)`);
+    `derefs` keeps each helper's parameter dereferences for the file."""
+    if not decls:
+        return
+    for a in fv.facts.shared_accesses:
+        if a.function == view.fn.usr and a.ref in decls and a.indices:
+            yield a.ref, a.indices[0], a.loc, a.array
+    for call in view.calls():
+        helper = fv.helper(call)
+        if helper is None:
+            continue
+        args = call_args(call)
+        if helper.fn.usr not in derefs:
+            derefs[helper.fn.usr] = param_derefs(fv, helper)
+        for d in derefs[helper.fn.usr]:
+            if d.index_param is None or max(d.param, d.index_param) >= len(args):
+                continue
+            base = strip(args[d.param])
+            if base.kind == "ref" and base.ref in decls:
+                yield base.ref, args[d.index_param], call.loc, base.op
 
 
 def _warp_count_constants(view: FunctionView) -> dict[str, Node]:

@@ -42,3 +42,35 @@ __global__ void row_mean_groups(const float* x, float* mean, int C) {
   s = warp_sum32(s);
   if (lane == 0) mean[row] = s / C;
 }
+
+#define SLOTS_BLOCK 256
+
+// Bug: one slot per wavefront, written through the header's put_slot, but the array and the second stage count
+// 32-lane warps: slots 4-7 are read and never written.
+__global__ void slots_through_helper(const float* x, float* out) {
+  __shared__ float partial[SLOTS_BLOCK / 32];
+  const float v = x[blockIdx.x * SLOTS_BLOCK + threadIdx.x];
+  // expect: W64-008
+  if (threadIdx.x % warpSize == 0) put_slot(partial, threadIdx.x / warpSize, v);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    float s = 0.0f;
+    // expect: W64-008
+    for (int i = 0; i < SLOTS_BLOCK / 32; ++i) s += partial[i];
+    out[blockIdx.x] = s;
+  }
+}
+
+// Correct: the same helper with slots counted per wavefront.
+__global__ void slots_through_helper_wave(const float* x, float* out) {
+  __shared__ float partial[SLOTS_BLOCK / 64];
+  const float v = x[blockIdx.x * SLOTS_BLOCK + threadIdx.x];
+  // ok: W64-008
+  if (threadIdx.x % warpSize == 0) put_slot(partial, threadIdx.x / warpSize, v);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    float s = 0.0f;
+    for (int i = 0; i < (int)(blockDim.x / warpSize); ++i) s += partial[i];
+    out[blockIdx.x] = s;
+  }
+}

@@ -21,3 +21,6 @@ __device__ inline float block_sum(float v) {
   v = lane < (int)(blockDim.x / warpSize) ? partial[lane] : 0.0f;
   return reduce(v);
 }
+
+// One slot of a per-warp array, written through the pointer and the index the caller passes.
+__device__ inline void put_slot(float* slots, int i, float v) { slots[i] = v; }
