@@ -121,7 +121,7 @@ def jobs_of(d: Path, part: str, only: list[str]) -> list[tuple[str, Path, Path, 
             flags = [f for i in m["includes"] for f in ("-I", str((d / "originals" / i).resolve()))]
             jobs.append((m["module"][:-3], d / m["module"], d / "originals" / m["original"], flags))
     if part in ("all", "samples"):
-        jobs += [(f"sample:{g.parent.parent.name}/{g.stem}", g, o, []) for g, o in samples()]
+        jobs += [(f"sample:{g.parents[2].name}/{g.stem}", g, o, []) for g, o in samples()]   # families/<f>/samples/golden/x.py
     return [j for j in jobs if not only or any(s in j[0] for s in only)]
 
 
