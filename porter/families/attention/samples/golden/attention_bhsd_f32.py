@@ -23,8 +23,8 @@ import tilelang.language as T
 # The target this module was rendered for; configs are per target (a tile that suits one does not suit
 # the other), and the one used at run time follows the GPU present.
 TARGET = 'gfx942'
-CONFIG_NAMES = {'gfx942': 'attention_f32_32x32_s1_t128', 'sm_90a': 'attention_f32_64x32_s1_t128'}
-CONFIGS = {'gfx942': {'block_M': 32, 'block_N': 32, 'num_stages': 1, 'threads': 128}, 'sm_90a': {'block_M': 64, 'block_N': 32, 'num_stages': 1, 'threads': 128}}
+CONFIG_NAMES = {'gfx942': 'attention_f32_32x32_s1_t128', 'sm_90a': 'attention_f32_128x64_s2_t256'}
+CONFIGS = {'gfx942': {'block_M': 32, 'block_N': 32, 'num_stages': 1, 'threads': 128}, 'sm_90a': {'block_M': 128, 'block_N': 64, 'num_stages': 2, 'threads': 256}}
 
 # The original kernel and how it is launched on this module's cases (make_case), for `porter verify`, which runs
 # the original as written and compares its outputs with this module's: each parameter in declaration order bound
