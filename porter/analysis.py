@@ -240,7 +240,8 @@ def with_shared_preambles(requests: list[Request], scratch: str) -> list[Request
     if len(requests) < preamble.MIN_SHARED:
         return requests
     chosen = preamble.choose([r.path for r in requests if r.config.use_pch], preamble.head)
-    return [replace(r, config=replace(r.config, preamble_dir=scratch, preamble_includes=chosen[r.path]))
+    return [replace(r, config=replace(r.config, preamble_dir=scratch, preamble_includes=chosen[r.path][0],
+                                      preamble_through=chosen[r.path][1]))
             if r.path in chosen else r for r in requests]
 
 

@@ -504,7 +504,7 @@ class Preamble:
     """What a unit parsed with a precompiled preamble needs to be read as the usual parse would be."""
 
     virtual: str                  # the PCH's header: its #defines are the command line's -D macros
-    included: tuple[str, ...]     # files the file's own include lines read, in order (the unit does not list them)
+    included: tuple[str, ...]     # files the precompiled include lines read, in order (the unit does not list them)
     hidden: frozenset[str]        # "file:line:col" of the macros porter's header defines: its PCH records none
     defines: frozenset[str]       # the -D macros: of the predefined ones, the only the usual parse records
 
@@ -513,12 +513,22 @@ def _parse_preamble(path: Path, config: ParseConfig, data: bytes) -> tuple[ci.Tr
     """Parse with the file's leading includes precompiled (config.preamble_includes of them, shared by several
     files of the run, see analysis.run): the directives are blanked in the text libclang reads (lines and columns
     unchanged) and come from a PCH of porter's header followed by them, built by the first worker that needs it.
-    None: parse the usual way (no PCH could be had, another worker is building it, or it did not load)."""
-    spans = preamble.leading_includes(data)[:config.preamble_includes]
+    With config.preamble_through, the includes are those of the file's own header (preamble.through) and the
+    file is read unchanged. None: parse the usual way (no PCH could be had, another worker is building it, or it
+    did not load)."""
     user = _user_args(config)
-    if user is None or len(spans) != config.preamble_includes:
+    if config.preamble_through:
+        got = preamble.through(str(path), data, preamble.head)
+        if got is None or got[0] != config.preamble_through:
+            return None
+        spans: list[tuple[int, int]] = []
+        lines = [d.decode() for d in got[1][:config.preamble_includes]]
+    else:
+        spans = preamble.leading_includes(data)[:config.preamble_includes]
+        lines = [data[a:b].decode() for a, b in spans]
+    if user is None or len(lines) != config.preamble_includes:
         return None
-    header = _preamble_header(user, [data[a:b].decode() for a, b in spans])
+    header = _preamble_header(user, lines)
     key = hashlib.sha256(json.dumps([_base_args(config), _PCH_BUILD_ARGS, user, header, os.path.dirname(str(path)), os.getcwd(),
                                      __version__, ci.__file__]).encode()
                          + (STUB_INCLUDE / "porter_hip_stub.h").read_bytes()).hexdigest()[:20]

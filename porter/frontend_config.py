@@ -19,6 +19,7 @@ class ParseConfig:
     extra_args: tuple[str, ...] = field(default=())
     preamble_dir: str = ""          # where this run's shared preamble PCHs live (see porter/preamble.py)
     preamble_includes: int = 0      # how many of the file's leading includes to take from one
+    preamble_through: str = ""      # or of the leading includes of this header, the file's first include
 
 
 def make_config(**kwargs: object) -> ParseConfig:

@@ -73,7 +73,38 @@ def test_only_prefixes_that_enough_files_share_and_porter_lacks_are_chosen() -> 
     heads |= {f"d/s{i}.hip": b"#include <hip/hip_runtime.h>\n#include <cmath>\n" for i in range(5)}
     heads |= {f"e/{i}.hip": b'#include "common.h"\n' for i in range(3)}
     chosen = preamble.choose(heads, heads.get)
-    assert chosen == {**{f"d/{i}.hip": 3 for i in range(4)}, "d/4.hip": 2, "d/5.hip": 2}
+    assert chosen == {**{f"d/{i}.hip": (3, "") for i in range(4)}, "d/4.hip": (2, ""), "d/5.hip": (2, "")}
+
+
+def _own_headers(root: Path) -> list[str]:
+    """ggml's shape: each kernel file's first include is its own header, which starts with the shared one."""
+    (root / "common.cuh").write_text(COMMON.replace('#include "detail.h"', ""))
+    # without `#pragma once` a header would be read again after the PCH's copy: k4.cuh's include is not taken
+    (root / "unguarded.cuh").write_text('#include "common.cuh"\n')
+    (root / "k4.cuh").write_text('#pragma once\n#include "unguarded.cuh"\n')
+    for i in range(5):
+        if i < 4:
+            (root / f"k{i}.cuh").write_text(f'#pragma once\n#include "common.cuh"\n#define LANES_PER_ROW {8 * (i + 1)}\n')
+        (root / f"k{i}.hip").write_text(f'#include "k{i}.cuh"\n' + KERNEL.format(i=i))
+    return sorted(str(p) for p in root.glob("*.hip"))
+
+
+def test_a_file_shares_the_includes_of_its_own_header(tmp_path: Path) -> None:
+    files = _own_headers(tmp_path)
+    chosen = preamble.choose(files, preamble.head)
+    assert chosen == {f: (1, f"k{i}.cuh") for i, f in enumerate(files[:4])}
+    config = make_config(defines=["PROJECT_FLAG=2", "WS=32"])
+    requests = [Request(path=f, config=config, target="gfx942", dump_facts=True, explain=True) for f in files]
+    alone = [_comparable(analyze_one(r)) for r in requests]
+    assert [_comparable(r) for r in run(requests, 2, 120.0)] == alone
+    assert all({f["rule_id"] for f in r["findings"]} >= {"W64-003"} for r in alone)
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    through = dataclasses.replace(config, preamble_dir=str(scratch), preamble_includes=1, preamble_through="k0.cuh")
+    got = frontend._parse_preamble(Path(files[0]), through, Path(files[0]).read_bytes())
+    assert got is not None and got[1].included[0] == str(tmp_path / "common.cuh")
+    # the header named is no longer the file's first include: parsed the usual way
+    assert frontend._parse_preamble(Path(files[1]), through, Path(files[1]).read_bytes()) is None
 
 
 def test_a_shared_preamble_changes_nothing_in_the_analysis(tmp_path: Path) -> None:
