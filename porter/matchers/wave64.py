@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from porter.facts import FileFacts, Launch, Loc, Node, from_byte_text
 from porter.findings import Edit, Match
@@ -1031,6 +1031,19 @@ def _grid_per_32(fv: FileView, target: Target) -> Iterator[Match]:
     covers n / 2 items)."""
     facts = fv.facts
     hosts = {v.fn.usr: v for v in fv.views}
+    # what each kernel does per block or wavefront, asked only where the grid has the shape and read once per
+    # kernel (a file launches the same kernels many times: causal-conv1d's bwd, 120 launches of 888 instances)
+    strides: dict[int, Node | None] = {}
+    items: dict[int, Node | None] = {}
+
+    def first(memo: dict[int, Node | None], find: Callable[[FunctionView], Node | None], name: str) -> Node | None:
+        for k in fv.kernel_by_name(name):
+            if id(k) not in memo:
+                memo[id(k)] = find(k)
+            if memo[id(k)] is not None:
+                return memo[id(k)]
+        return None
+
     for launch in facts.launches:
         host = hosts.get(launch.caller)
         if host is None or launch.grid is None:
@@ -1042,8 +1055,8 @@ def _grid_per_32(fv: FileView, target: Target) -> Iterator[Match]:
             grid = host.definition(grid.ref)
         divs = [n for n in grid.walk() if n.kind == "binop" and len(n.children) == 2
                 and {"/": 32, ">>": 5}.get(n.op) == host.const(n.children[1])]
-        stride = next((st for k in fv.kernel_by_name(launch.kernel) if (st := _block_wave_stride(k))), None)
-        if divs and stride is not None:
+        stride = first(strides, _block_wave_stride, launch.kernel) if divs else None
+        if stride is not None:
             yield Match(divs[0].loc, {"what": f"'{_spell(facts, divs[0])}' launches one block per 32 elements, "
                                               f"but '{launch.kernel}' gives each block '{_spell(facts, stride)}' "
                                               f"(line {stride.loc.line}), {target.wave_size} elements on gfx942: "
@@ -1051,8 +1064,8 @@ def _grid_per_32(fv: FileView, target: Target) -> Iterator[Match]:
                         confidence="high")
         muls = [n for n in grid.walk() if n.kind == "binop" and n.op == "*" and len(n.children) == 2
                 and 32 in (host.const(n.children[0]), host.const(n.children[1]))]
-        item = next((it for k in fv.kernel_by_name(launch.kernel) if (it := _item_per_wave(k))), None)
-        if muls and item is not None:
+        item = first(items, _item_per_wave, launch.kernel) if muls else None
+        if item is not None:
             yield Match(muls[0].loc, {"what": f"'{_spell(facts, muls[0])}' counts 32 threads per item, but "
                                               f"'{launch.kernel}' gives each wavefront one item "
                                               f"('{_spell(facts, item)}', line {item.loc.line}), "
