@@ -1,6 +1,9 @@
 """Template families for `porter convert` and `porter verify`: one folder each, named once in FAMILIES.
 
-porter/families/<name>/ holds the family's kernel.py.j2 and manifest.toml (_common/ holds the shared base).
+porter/families/<name>/ holds all of a family (README.md beside this file): kernel.py.j2 and manifest.toml (the
+template; _common/ holds the shared base), recognize.py (`candidate(k)`, and `bind` where convert binds more than
+the kernel's body shows), verify.py where verify checks the family in a way of its own, and samples/ with
+samples/golden/. Convert, render, verify, the tests and the benchmarks read FAMILIES; nothing else names a family.
 """
 
 from __future__ import annotations
