@@ -411,3 +411,10 @@ def test_convert_and_the_emulator_read_one_record_grammar() -> None:
     # the grammar is importable where numpy is not (convert renders without it)
     probe = "import sys, porter.launch_grammar, porter.convert.params; sys.exit('numpy' in sys.modules)"
     assert subprocess.run([sys.executable, "-c", probe]).returncode == 0
+
+
+def test_list_templates_needs_no_file_and_convert_does() -> None:
+    code, out, _ = convert("--list-templates")
+    assert code == 0 and [line.split()[0] for line in out.splitlines()] == sorted(families.FAMILIES)
+    code, _, err = convert("-o", "out")
+    assert code == 2 and "missing argument FILE" in err

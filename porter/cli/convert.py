@@ -19,7 +19,7 @@ def _parse_param(text: str) -> tuple[str, str]:
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=click.Path(dir_okay=False), required=False)
 @click.option("-k", "--kernel", "kernel_names", multiple=True, metavar="NAME",
               help="Kernel to convert (repeatable; NAME<args> picks one template instantiation). Default: all.")
 @click.option("-o", "--output-dir", default="porter-out", show_default=True, type=click.Path(file_okay=False),
@@ -39,7 +39,7 @@ def _parse_param(text: str) -> tuple[str, str]:
 @click.option("-D", "defines", multiple=True, metavar="NAME[=VALUE]", help="Macro definition for parsing.")
 @click.option("--timeout", type=click.FloatRange(1, 3600), default=120.0, show_default=True,
               help="Seconds allowed for parsing the file (in a separate process, like `porter analyze`).")
-def convert(file: str, kernel_names: tuple[str, ...], output_dir: str, target: str, family: str | None,
+def convert(file: str | None, kernel_names: tuple[str, ...], output_dir: str, target: str, family: str | None,
             config: str | None, raw_params: tuple[str, ...], force: bool, dry_run: bool, fmt: str,
             list_templates: bool, include_dirs: tuple[str, ...], defines: tuple[str, ...], timeout: float) -> None:
     """Write an equivalent TileLang kernel for each kernel in FILE that porter recognizes.
@@ -69,6 +69,8 @@ def convert(file: str, kernel_names: tuple[str, ...], output_dir: str, target: s
         for fam in list_families():
             click.echo(f"{fam:<14} {load_manifest(fam).get('description', '')}")
         return
+    if file is None:
+        raise click.UsageError("missing argument FILE (only --list-templates goes without one)")
     if family is not None and family not in list_families():
         raise click.UsageError(f"unknown template '{family}' (known: {', '.join(list_families())})")
     overrides = dict(_parse_param(p) for p in raw_params)
