@@ -219,19 +219,32 @@ class FunctionView:
             return {5: WARP32, 6: WARPW}.get(right_const) if right_const is not None else None
         return None
 
-    def depends_on_thread(self, node: Node, depth: int = 0) -> bool:
-        """True when the value can differ between threads of a block (reads threadIdx or a lane id)."""
-        if depth > 10:
-            return False
-        for n in node.walk():
-            if n.kind == "member" and n.children and strip(n.children[0]).op == "threadIdx":
-                return True
-            if n.kind in ("call", "mcall") and n.op in ("__lane_id", "thread_rank"):
-                return True
-            if n.kind == "ref" and n.ref in self.defs:
-                if any(self.depends_on_thread(d, depth + 1) for d in self.defs[n.ref]):
-                    return True
-        return False
+    def depends_on_thread(self, node: Node) -> bool:
+        """True when the value can differ between threads of a block (reads threadIdx or a lane id, directly or
+        through variables defined from one)."""
+        return any(_reads_thread_id(n) or (n.kind == "ref" and n.ref in self._thread_dependent) for n in node.walk())
+
+    @cached_property
+    def _thread_dependent(self) -> frozenset[str]:
+        """The variables some definition of which depends on the thread, found once per function by following
+        the definitions backwards from the thread ids. Asking each use to re-walk the definitions of the
+        variables it reads costs the product of the definition counts along a chain: exponential in real
+        kernels (an accumulator assigned in dozens of statements that each read it again)."""
+        readers: dict[str, set[str]] = {}
+        found: list[str] = []
+        for ref, exprs in self.defs.items():
+            for n in (n for e in exprs for n in e.walk()):
+                if _reads_thread_id(n):
+                    found.append(ref)
+                elif n.kind == "ref" and n.ref in self.defs:
+                    readers.setdefault(n.ref, set()).add(ref)
+        dependent: set[str] = set()
+        while found:
+            ref = found.pop()
+            if ref not in dependent:
+                dependent.add(ref)
+                found.extend(readers.get(ref, ()))
+        return frozenset(dependent)
 
     @cached_property
     def lane_classes(self) -> set[str]:
@@ -250,6 +263,11 @@ class FunctionView:
 def call_args(call: Node) -> tuple[Node, ...]:
     """The arguments of a call; a member call's first child is its object, not an argument."""
     return call.children[1:] if call.kind == "mcall" else call.children
+
+
+def _reads_thread_id(n: Node) -> bool:
+    return (n.kind == "member" and bool(n.children) and strip(n.children[0]).op == "threadIdx") or \
+        (n.kind in ("call", "mcall") and n.op in ("__lane_id", "thread_rank"))
 
 
 def shuffle_parts(call: Node) -> tuple[Node | None, Node | None, Node | None]:

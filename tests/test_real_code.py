@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -238,3 +239,34 @@ def test_header_helpers_are_the_projects_own(tmp_path: Path) -> None:
                    "  x[threadIdx.x] = half_sum(v) + __shfl(v, 0);\n}\n")
     facts = analyze_file(src, ParseConfig())
     assert [(h.name, Path(h.loc.path).name, h.loc.line) for h in facts.helpers] == [("half_sum", "util.h", 3)]
+
+
+def _accumulator_kernel(pairs: int) -> str:
+    """Two accumulators that are reassigned from each other again and again (unrolled dot-product code, as in
+    vllm's ROCm skinny GEMMs): every definition of one reads both."""
+    steps = "".join("  a = a + b;\n  b = b + a;\n" for _ in range(pairs))
+    return ("#include <hip/hip_runtime.h>\n__global__ void accumulate(const float* in, float* out) {\n"
+            "  __shared__ float tile[256];\n  float a = in[0];\n  float b = in[1];\n" + steps +
+            "  int k = (int)a + (int)b;\n  tile[threadIdx.x] = in[threadIdx.x];\n  __syncthreads();\n"
+            "  out[threadIdx.x] = tile[k % 256];\n}\n")
+
+
+def test_variables_reassigned_from_each_other_are_analyzed_in_bounded_time(tmp_path: Path) -> None:
+    path = _write(tmp_path, "acc.cu", _accumulator_kernel(12))   # was a time-out: 2^24 definition walks
+    start = time.process_time()
+    result = _analyze(path)
+    assert time.process_time() - start < 10
+    assert not result.error and not result.coverage.get("skipped")
+
+
+def test_thread_dependence_follows_definition_chains_of_any_length(tmp_path: Path) -> None:
+    from porter.fact_queries import FunctionView
+
+    chain = "".join(f"  int v{i + 1} = v{i} + 1;\n" for i in range(12))
+    path = _write(tmp_path, "chain.cu", "#include <hip/hip_runtime.h>\n__global__ void chain(int* o, int n) {\n"
+                  "  int v0 = threadIdx.x;\n" + chain + "  int u = n * 2;\n  o[v12] = u;\n}\n")
+    facts = analyze_file(path, ParseConfig())
+    view = FunctionView(facts.functions[0], facts)
+    refs = {n.op: n for n in view.nodes() if n.kind == "ref"}
+    assert view.depends_on_thread(refs["v12"]) and view.depends_on_thread(refs["v1"])
+    assert not view.depends_on_thread(refs["u"]) and not view.depends_on_thread(refs["n"])
