@@ -18,9 +18,10 @@ RULES_DIR = CORPUS_DIR.parent / "rules"
 
 CATEGORIES = ("wave64", "lds")
 KINDS = ("hazard", "ok")
-# "tuning": labels the rules may have been tuned against; "heldout": labelled blind and never tuned against, so
-# that its score is an honest estimate of precision and recall on unseen code
-SETS = ("tuning", "heldout")
+# "tuning": labels the rules may have been tuned against; any other set (heldout, heldout2, ...) is a batch labelled
+# blind and never tuned against, so that its score is an honest estimate of precision and recall on unseen code
+TUNING_SET = "tuning"
+_SET_NAME = re.compile(r"^[a-z][a-z0-9_-]*$")
 RULE_PREFIX = {"W64": "wave64", "LDS": "lds"}
 _COMMIT = re.compile(r"^[0-9a-f]{40}$")
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
@@ -93,7 +94,7 @@ class LabelledFile:
     labels: tuple[Label, ...]
     defined_in: str                 # the labels file, for messages
     note: str = ""
-    set: str = "tuning"             # one of SETS
+    set: str = TUNING_SET           # the label set (batch) the file belongs to
 
     @property
     def key(self) -> str:
@@ -195,9 +196,9 @@ def load_labels(path: Path, snapshots: dict[str, Snapshot]) -> list[LabelledFile
         complete = _str_list(f, "complete", where)
         if not complete or any(c not in CATEGORIES for c in complete):
             raise CorpusError(f"{where}: 'complete' must list the categories labelled completely, from {CATEGORIES}")
-        label_set = f.get("set", "tuning")
-        if label_set not in SETS:
-            raise CorpusError(f"{where}: 'set' must be one of {SETS}, got {label_set!r}")
+        label_set = f.get("set", TUNING_SET)
+        if not isinstance(label_set, str) or not _SET_NAME.match(label_set):
+            raise CorpusError(f"{where}: 'set' must be a lowercase name such as 'heldout2', got {label_set!r}")
         regions = []
         for r in f.get("regions", []):
             if not (isinstance(r, list) and len(r) == 2 and all(isinstance(n, int) for n in r) and 0 < r[0] <= r[1]):
@@ -230,6 +231,12 @@ def load_corpus(sources: Path = SOURCES, labels_dir: Path = LABELS_DIR) -> Corpu
             keys.add(lf.key)
             corpus.files.append(lf)
     return corpus
+
+
+def label_sets(corpus: Corpus) -> list[str]:
+    """The corpus's label sets in scoring order: the tuning set first, then the blind batches by name."""
+    names = {lf.set for lf in corpus.files}
+    return [n for n in (TUNING_SET,) if n in names] + sorted(names - {TUNING_SET})
 
 
 def check_text(lf: LabelledFile, text: str) -> list[str]:

@@ -10,7 +10,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "corpus"))
-from corpusdata import CorpusError, load_corpus, load_labels, load_sources  # noqa: E402
+from corpusdata import CorpusError, label_sets, load_corpus, load_labels, load_sources  # noqa: E402
 
 GOOD_FILE = """
 [[file]]
@@ -57,7 +57,7 @@ def test_corpus_loads_and_is_consistent():
     (("snapshot = \"s\"", "snapshot = \"t\""), "is not in sources.toml"),
     (("path = \"src/k.cu\"", "path = \"other/k.cu\""), "not under any of the snapshot's dirs"),
     (("complete = [\"wave64\"]", "complete = [\"wave64\"]\nregions = [[10, 20]]"), "outside the file's labelled"),
-    (("complete = [\"wave64\"]", "complete = [\"wave64\"]\nset = \"test\""), "'set' must be one of"),
+    (("complete = [\"wave64\"]", "complete = [\"wave64\"]\nset = \"Held out!\""), "'set' must be a lowercase name"),
 ])
 def test_bad_labels_are_rejected(tmp_path, edit, message):
     h, c = "a" * 64, "b" * 40
@@ -71,13 +71,13 @@ def test_bad_labels_are_rejected(tmp_path, edit, message):
         load_labels(tmp_path / "bad.toml", snaps)
 
 
-def test_heldout_set_is_separate_and_labelled_both_ways():
+def test_heldout_sets_are_separate_and_labelled_both_ways():
     corpus = load_corpus()
-    sets = {lf.set for lf in corpus.files}
-    assert sets == {"tuning", "heldout"}
-    heldout = [lf for lf in corpus.files if lf.set == "heldout"]
-    kinds = {(lab.kind, lab.category) for lf in heldout for lab in lf.labels}
-    assert kinds == {("hazard", "wave64"), ("ok", "wave64"), ("hazard", "lds"), ("ok", "lds")}
+    assert label_sets(corpus) == ["tuning", "heldout", "heldout2"]
+    for name in ("heldout", "heldout2"):
+        batch = [lf for lf in corpus.files if lf.set == name]
+        kinds = {(lab.kind, lab.category) for lf in batch for lab in lf.labels}
+        assert kinds == {("hazard", "wave64"), ("ok", "wave64"), ("hazard", "lds"), ("ok", "lds")}, name
 
 
 def test_unpinned_commit_is_rejected(tmp_path):
@@ -93,6 +93,14 @@ def test_score_without_mirrors_says_not_available(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith("corpus not available")
     assert "no mirror at" in proc.stdout
+
+
+def test_score_rejects_an_unknown_set_and_names_the_known_ones(tmp_path):
+    proc = subprocess.run([sys.executable, str(REPO / "corpus" / "score.py"), "--set", "heldout9",
+                           "--cache", str(tmp_path / "cache"), "--mirrors", str(tmp_path / "none")],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2
+    assert "unknown label set 'heldout9'" in proc.stderr and "tuning, heldout, heldout2" in proc.stderr
 
 
 def _mirror_with(tmp_path: Path, text: str) -> str:
