@@ -57,6 +57,10 @@ TREES = (
          ("dev/cuda", "llmc", "train_gpt2.cu"), (".", "llmc", "dev")),
     Tree("causal-conv1d", "Dao-AILab+causal-conv1d", "0d2252d161f25f7907bbd05985c08ab98d255874", ("csrc",),
          ("csrc",), ("csrc",)),
+    # xformers before its kernels moved out (1297aae5): the ROCm CK-tile attention (hip_fmha, hip_decoder) and the
+    # CUDA sparse24 kernels; CK and CUTLASS headers are not in the snapshot, so this checks porter survives them
+    Tree("xformers", "facebookresearch+xformers", "720adff2b021f6f43957718514f5be3d10e36fb1", ("xformers/csrc",),
+         ("xformers/csrc",), ("xformers/csrc",)),
     Tree("mamba", "state-spaces+mamba", "e9594ce1c732d97440f0332fdc43170a2294dbfa", ("csrc",), ("csrc",),
          ("csrc",)),
     Tree("flash-attention", "Dao-AILab+flash-attention", "0251105a2fb19d2957484b7f023cd8c115286ced", ("csrc",),
