@@ -35,13 +35,15 @@ def _parse_param(text: str) -> tuple[str, str]:
 @click.option("--dry-run", is_flag=True, help="Recognize and report; write nothing.")
 @click.option("--format", "fmt", type=click.Choice(("text", "json")), default="text", show_default=True)
 @click.option("--list-templates", is_flag=True, help="List the template families and exit.")
+@click.option("--table", is_flag=True, help="With --list-templates: the markdown table of porter/families/README.md "
+                                            "(parameters and default configs, from the manifests).")
 @click.option("-I", "include_dirs", multiple=True, metavar="DIR", help="Include directory for parsing.")
 @click.option("-D", "defines", multiple=True, metavar="NAME[=VALUE]", help="Macro definition for parsing.")
 @click.option("--timeout", type=click.FloatRange(1, 3600), default=120.0, show_default=True,
               help="Seconds allowed for parsing the file (in a separate process, like `porter analyze`).")
 def convert(file: str | None, kernel_names: tuple[str, ...], output_dir: str, target: str, family: str | None,
             config: str | None, raw_params: tuple[str, ...], force: bool, dry_run: bool, fmt: str,
-            list_templates: bool, include_dirs: tuple[str, ...], defines: tuple[str, ...], timeout: float) -> None:
+            list_templates: bool, table: bool, include_dirs: tuple[str, ...], defines: tuple[str, ...], timeout: float) -> None:
     """Write an equivalent TileLang kernel for each kernel in FILE that porter recognizes.
 
     The kernel's family (elementwise, row_reduce, softmax, layernorm, rmsnorm, transpose, gemm,
@@ -64,6 +66,12 @@ def convert(file: str | None, kernel_names: tuple[str, ...], output_dir: str, ta
     from porter.convert.recognize import kernels
     from porter.convert.render import list_families
 
+    if table and not list_templates:
+        raise click.UsageError("--table goes with --list-templates")
+    if list_templates and table:
+        from porter.convert.render import families_table
+        click.echo(families_table())
+        return
     if list_templates:
         from porter.convert.render import load_manifest
         for fam in list_families():

@@ -115,6 +115,27 @@ def list_configs(family: str, params: dict[str, Any], target: str) -> list[tuple
     return out
 
 
+def _param_cell(name: str, spec: dict[str, Any]) -> str:
+    kind = "/".join(spec["values"]) if spec["kind"] == "enum" else spec["kind"]
+    return f"`{name}` ({kind}: {spec['doc']})" if spec.get("doc") else f"`{name}` ({kind})"
+
+
+def families_table(keys: tuple[str, ...] = ("gfx942", "sm_90a")) -> str:
+    """The markdown table of porter/families/README.md, made from the manifests: each family's parameters (kind and
+    `doc`) and its default config per tile-config key for the default parameters (`porter convert --list-templates
+    --table`)."""
+    lines = ["| family | params (besides `kernel_name`) | " + " | ".join(f"{k} default" for k in keys) + " |",
+             "|---|---|" + "---|" * len(keys)]
+    for fam in list_families():
+        manifest = load_manifest(fam)
+        schema = manifest.get("params", {})
+        defaults = validate_params(fam, schema, {}, manifest.get("dtypes", []))
+        params = ", ".join(_param_cell(n, s) for n, s in schema.items() if n != "kernel_name")
+        configs = [f"`{select_config(fam, defaults, k, None)[0]}`" for k in keys]
+        lines.append(f"| {fam} | {params} | " + " | ".join(configs) + " |")
+    return "\n".join(lines)
+
+
 def select_config(family: str, params: dict[str, Any], target: str, config: str | None) -> tuple[str, dict]:
     configs = list_configs(family, params, target)
     if not configs:
