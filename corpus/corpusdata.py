@@ -19,7 +19,8 @@ RULES_DIR = CORPUS_DIR.parent / "rules"
 CATEGORIES = ("wave64", "lds")
 KINDS = ("hazard", "ok")
 # "tuning": labels the rules may have been tuned against; any other set (heldout, heldout2, ...) is a batch labelled
-# blind and never tuned against, so that its score is an honest estimate of precision and recall on unseen code
+# blind, before porter ran on it: its first score is an honest estimate on unseen code (the README records it and
+# whether rules were changed with the set visible afterwards, as they were for "heldout")
 TUNING_SET = "tuning"
 _SET_NAME = re.compile(r"^[a-z][a-z0-9_-]*$")
 RULE_PREFIX = {"W64": "wave64", "LDS": "lds"}

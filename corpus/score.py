@@ -292,7 +292,8 @@ def main() -> int:
         if i:
             print("\n" + "=" * 100 + "\n")
         print_table(block, "the real-world corpus" if name == TUNING_SET else
-                    f"the {name} set (labelled blind, never tuned against)")
+                    f"the {name} set (labelled blind before porter ran on it; corpus/README.md says whether rules were "
+                    f"tuned with it visible since)")
     return 0
 
 
