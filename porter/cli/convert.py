@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from porter.targets import DEFAULT_TARGET, known_targets, load_target
+from porter.targets import DEFAULT_TARGET, known_targets
 
 
 def _parse_param(text: str) -> tuple[str, str]:

@@ -249,10 +249,6 @@ class LdsAccess:
     written: str = ""                # the name the source writes at the access (an alias of decl, or decl itself)
 
     @property
-    def name(self) -> str:
-        return self.written or self.decl.name
-
-    @property
     def vector(self) -> int:
         return max(1, self.width // (self.decl.elem_bytes or self.width))
 
@@ -263,10 +259,6 @@ class Unresolved:
     node: Node
     reason: str
     written: str = ""                # as LdsAccess.written
-
-    @property
-    def name(self) -> str:
-        return self.written or self.decl.name
 
 
 @dataclass

@@ -363,7 +363,8 @@ def _block_text(block: BlockGuess) -> str:
 
 def _array_args(acc: LdsAccess | Unresolved) -> dict[str, str]:
     """The name written at the access, and the array it points into when that is another name."""
-    return {"array": acc.name, "into": f" (into '{acc.decl.name}')" if acc.name != acc.decl.name else ""}
+    name = acc.written or acc.decl.name
+    return {"array": name, "into": f" (into '{acc.decl.name}')" if name != acc.decl.name else ""}
 
 
 def _conflict_args(hit: _Hit, plan: _ArrayPlan | None, target: Target) -> dict[str, str]:
