@@ -23,6 +23,7 @@ from typing import Iterator, Sequence
 from porter.facts import FileFacts, Function, Launch, Node, SharedDecl
 from porter.fact_queries import FileView, FunctionView, call_args, strip
 from porter.lds.affine import EvalError, Expr, evaluate, symbols
+from porter.rule_context import RuleContext
 
 # Hard caps on the work done per loop / per expression; not hardware numbers.
 MAX_TRIP = 4096          # iterations simulated to find a loop's trip count
@@ -295,9 +296,11 @@ class _Loop:
 class AccessWalker:
     """Accesses of one function under one block shape."""
 
-    def __init__(self, fv: FileView, view: FunctionView, block: tuple[int, int, int], wave_size: int = 0) -> None:
-        self.fv = fv
-        self.facts = fv.facts
+    def __init__(self, ctx: RuleContext, view: FunctionView, block: tuple[int, int, int], wave_size: int = 0) \
+            -> None:
+        self.ctx = ctx
+        self.fv = ctx.view
+        self.facts = ctx.facts
         self.view = view
         self.block = block
         self.wave_size = wave_size  # the target's wavefront: the value of warpSize and the lane-id modulus
@@ -318,7 +321,6 @@ class AccessWalker:
                 lhs = strip(n.children[0])
                 if lhs.kind == "ref":
                     self.mutations.setdefault(lhs.ref, []).append(n)
-        self._through: dict[str, list[ParamDeref]] = {}   # helper usr -> its dereferences of pointer parameters
         self._loops: dict[int, _Loop | None] = {}
         self._loop_error: dict[int, str] = {}
         self.block_env = {"bdim.x": block[0], "bdim.y": block[1], "bdim.z": block[2]}
@@ -364,12 +366,8 @@ class AccessWalker:
         helper = self.fv.helper(call)
         if helper is None:
             return
-        through = self._through.get(helper.fn.usr)
-        if through is None:
-            through = self._through[helper.fn.usr] = AccessWalker(self.fv, helper, self.block,
-                                                                  self.wave_size)._derefs_of_params()
         args = call_args(call)
-        for t in through:
+        for t in param_derefs(self.ctx, helper):
             if t.param >= len(args):
                 continue
             arg = args[t.param]
@@ -657,7 +655,7 @@ class AccessWalker:
         for caller, args in _call_sites(self.fv, fn.usr):
             if pos >= len(args):
                 return None
-            p = AccessWalker(self.fv, caller, self.block, self.wave_size)._pointer(args[pos], depth + 1)
+            p = AccessWalker(self.ctx, caller, self.block, self.wave_size)._pointer(args[pos], depth + 1)
             if p is None:
                 return None
             if any(not s.startswith(("tid.", "bdim.", "u:")) for s in symbols(p.offset)):
@@ -985,10 +983,12 @@ class _Flat(int):
 
 # -------------------------------------------------------------------------------------------------- helpers
 
-def param_derefs(fv: FileView, view: FunctionView) -> list[ParamDeref]:
+def param_derefs(ctx: RuleContext, view: FunctionView) -> list[ParamDeref]:
     """A function's reads and writes through its own pointer parameters (what a call site passes decides which
-    memory they touch); no block shape enters them."""
-    return AccessWalker(fv, view, (1, 1, 1))._derefs_of_params()
+    memory they touch); no block shape or wavefront enters them, so W64-008 and every LDS walker share one
+    derivation per helper and file."""
+    return ctx.shared(("lds.param_derefs", view.fn.usr),
+                      lambda: AccessWalker(ctx, view, (1, 1, 1))._derefs_of_params())
 
 
 def _base_name(node: Node) -> str:

@@ -78,7 +78,7 @@ def _analyze_file(ctx: RuleContext, default: tuple[int, int, int]) -> _FileAnaly
     out = _FileAnalysis()
     for view in function_views(ctx.view):
         for block in function_blocks(facts, view.fn, default):
-            walker = AccessWalker(ctx.view, view, block.dims, model.wave_size)
+            walker = AccessWalker(ctx, view, block.dims, model.wave_size)
             accesses, unresolved = walker.accesses()
             if walker.used_args:
                 args = ", ".join(f"{k} = {v}" for k, v in sorted(walker.used_args.items()))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
@@ -18,7 +19,7 @@ from porter.findings import Edit, Match
 from porter.fact_queries import (BIT_OPS_32, LANE32, LANEW, MASK_PRODUCERS, SHUFFLES, SYNC_WITH_MASK, TID, W, W_HALF, WARP32,
                        WARPW, WAVE_WIDE, FileView, FunctionView, call_args, is_32bit_int, is_64bit, shuffle_parts,
                        strip)
-from porter.lds.access_offsets import ParamDeref, param_derefs
+from porter.lds.access_offsets import param_derefs
 from porter.rule_context import RuleContext
 from porter.targets import Target
 
@@ -351,10 +352,14 @@ def _scaled_widths(facts: FileFacts, view: FunctionView, wave: bool,
     return out
 
 
-def _wave_products(facts: FileFacts, views: Iterable[FunctionView]) -> dict[tuple[str, ...], Node]:
+def _wave_products(ctx: RuleContext, views: Iterable[FunctionView]) -> dict[tuple[str, ...], Node]:
+    """The wavefront-scaled products of these functions, first spelling wins; W64-008 (per function) and
+    W64-009 (per launched kernel) ask for the same functions, so each function's are derived once per file."""
     wave: dict[tuple[str, ...], Node] = {}
     for v in views:
-        for key, node in _scaled_widths(facts, v, wave=True).items():
+        # keyed by the view itself: the context's FileView owns it for the file, and instances may share a usr
+        scaled = ctx.shared(("wave64.wave_products", id(v)), partial(_scaled_widths, ctx.facts, v, wave=True))
+        for key, node in scaled.items():
             wave.setdefault(key, node)
     return wave
 
@@ -814,7 +819,6 @@ def _append_width(facts: FileFacts, call: Node) -> tuple[Edit, ...]:
 def per_warp_array_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
     facts, target = ctx.facts, ctx.target
     fv = ctx.view
-    derefs: dict[str, list[ParamDeref]] = {}
     for view in _device_views(fv):
         for use in _default_warp_reduces(ctx, view.fn.loc):
             for loc, bound in use.storage:
@@ -828,7 +832,7 @@ def per_warp_array_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Matc
         shared_decls = {n.ref: n for n in view.nodes() if n.kind == "decl" and n.macro == "shared"}
         counts: dict[str, Node] | None = None
         used: set[str] = set()
-        for ref, index, loc, array in _slot_uses(fv, view, shared_decls, derefs):
+        for ref, index, loc, array in _slot_uses(ctx, view, shared_decls):
             if view.lane_class(index) != WARPW:
                 continue
             decl = shared_decls[ref]
@@ -860,7 +864,7 @@ def per_warp_array_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Matc
                 yield Match(counts[r].loc, {"what": f"{slots} '{counts[r].op}' is defined here as a count of "
                                                     f"32-lane warps: half of the slots are never written",
                                             "wave": str(target.wave_size)})
-        for node, twin in _counts_32_lanes(facts, view, _wave_products(facts, [view])):
+        for node, twin in _counts_32_lanes(facts, view, _wave_products(ctx, [view])):
             yield Match(node.loc, {"what": f"'{_spell(facts, node)}' sizes for a warp of 32 lanes what the code "
                                            f"covers with '{_spell(facts, twin)}' (line {twin.loc.line}), a "
                                            f"{target.wave_size}-lane wavefront's worth: the lanes past 32 work "
@@ -868,11 +872,10 @@ def per_warp_array_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Matc
                         confidence="medium")
 
 
-def _slot_uses(fv: FileView, view: FunctionView, decls: dict[str, Node], derefs: dict[str, list[ParamDeref]]) \
-        -> Iterator[tuple[str, Node, Loc, str]]:
+def _slot_uses(ctx: RuleContext, view: FunctionView, decls: dict[str, Node]) -> Iterator[tuple[str, Node, Loc, str]]:
     """(array ref, outermost index, where, name) of the function's subscripts of its shared arrays, written in
-    place or made by a header helper through a pointer and an index the call passes (`put(partial, warp, v)`);
-    `derefs` keeps each helper's parameter dereferences for the file."""
+    place or made by a header helper through a pointer and an index the call passes (`put(partial, warp, v)`)."""
+    fv = ctx.view
     if not decls:
         return
     for a in fv.facts.shared_accesses:
@@ -883,9 +886,7 @@ def _slot_uses(fv: FileView, view: FunctionView, decls: dict[str, Node], derefs:
         if helper is None:
             continue
         args = call_args(call)
-        if helper.fn.usr not in derefs:
-            derefs[helper.fn.usr] = param_derefs(fv, helper)
-        for d in derefs[helper.fn.usr]:
+        for d in param_derefs(ctx, helper):
             if d.index_param is None or max(d.param, d.index_param) >= len(args):
                 continue
             base = strip(args[d.param])
@@ -963,7 +964,7 @@ def host_launch_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
         if (view := hosts.get(launch.caller)) is None:
             continue
         if launch.kernel not in wave_of:
-            wave_of[launch.kernel] = _wave_products(facts, fv.kernel_by_name(launch.kernel))
+            wave_of[launch.kernel] = _wave_products(ctx, fv.kernel_by_name(launch.kernel))
         if not wave_of[launch.kernel]:
             continue
         inputs = _launch_inputs(view, launch)

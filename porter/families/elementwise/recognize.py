@@ -58,7 +58,7 @@ def _elementwise(f: Features, outputs: list[str]) -> tuple[dict[str, object], li
             if child.kind == "ref" and child.op in f.floats:     # `... + bias` with a run-time scalar bias
                 params["shift"], shift, value = True, [("shift", child.op)], strip(value.children[1 - i])
                 break
-    passed = _call_args(value)
+    passed = _names_passed_to_calls(value)
     scales = [n.op for n in value.walk() if n.kind == "ref" and n.op in f.floats and n.op not in passed]
     if len(set(scales)) != 1:
         return {**params, "scale": False}, shift
@@ -89,7 +89,7 @@ def _added_to(f: Features, outputs: list[str], bias: str, x: str) -> bool:
     return False
 
 
-def _call_args(value: Node) -> set[str]:
+def _names_passed_to_calls(value: Node) -> set[str]:
     """Names passed directly as an argument of a call (`op_leaky_relu(x, slope)`): parameters of that function,
     not factors of the value."""
     return {strip(c).op for n in value.walk() if n.kind == "call" for c in n.children if strip(c).kind == "ref"}
