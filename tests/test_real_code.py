@@ -57,6 +57,17 @@ __global__ void vote_t(unsigned* out, const T* in) {
 """
 
 
+# a PyTorch extension's launch code; PyTorch's headers are on the include path or not
+TORCH_HOST = """#include <hip/hip_runtime.h>
+#include <c10/macros/Macros.h>
+__global__ void rows(float* x) { x[threadIdx.x % C10_WARP_SIZE] = 0.f; }
+void launch(float* x, int n) {
+  int threads = (n + C10_WARP_SIZE - 1) / C10_WARP_SIZE * C10_WARP_SIZE;
+  rows<<<1, threads>>>(x);
+}
+"""
+
+
 def _write(tmp_path: Path, name: str, text: str) -> Path:
     path = tmp_path / name
     path.write_text(text)
@@ -270,3 +281,37 @@ def test_thread_dependence_follows_definition_chains_of_any_length(tmp_path: Pat
     refs = {n.op: n for n in view.nodes() if n.kind == "ref"}
     assert view.depends_on_thread(refs["v12"]) and view.depends_on_thread(refs["v1"])
     assert not view.depends_on_thread(refs["u"]) and not view.depends_on_thread(refs["n"])
+
+
+def _pytorch_findings(path: Path, include: Path) -> list[tuple[str, int, str]]:
+    config = ParseConfig(include_dirs=(str(include),), defines=("USE_ROCM",))
+    return [(f.rule_id, f.line, f.confidence)
+            for f in analyze_one(Request(path=str(path), config=config, target="gfx942")).findings]
+
+
+def test_c10_warp_size_in_host_code_without_pytorch_headers_is_reported_at_each_use(tmp_path: Path) -> None:
+    path = _write(tmp_path, "ext.cu", TORCH_HOST)
+    findings = _analyze(path).findings
+    # the host uses, at their columns, as a guess (porter cannot see which PyTorch release defines it); the
+    # device use on line 3 is the device's width and is not reported
+    assert [(f.rule_id, f.line, f.col, f.end_col, f.confidence) for f in findings] == \
+        [("W64-011", 5, c, c + len("C10_WARP_SIZE"), "low") for c in (22, 43, 59)]
+    assert "at::cuda::warp_size()" in findings[0].message
+
+
+def test_c10_warp_size_defined_as_warpsize_is_a_certain_host_read(tmp_path: Path) -> None:
+    path = _write(tmp_path, "ext.cu", TORCH_HOST)
+    headers = tmp_path / "old" / "c10" / "macros"
+    headers.mkdir(parents=True)
+    (headers / "Macros.h").write_text("#define C10_WARP_SIZE warpSize\n")   # older PyTorch releases on ROCm
+    assert _pytorch_findings(path, tmp_path / "old") == [("W64-011", 5, "high")] * 3
+
+
+def test_c10_warp_size_with_the_installed_pytorch_headers_is_a_run_time_query(tmp_path: Path) -> None:
+    import importlib.util
+    spec = importlib.util.find_spec("torch")   # its headers, without importing it
+    if spec is None or spec.origin is None:
+        pytest.skip("torch is not installed")
+    include = Path(spec.origin).parent / "include"
+    # recent releases give host code an overload that calls at::cuda::warp_size(): nothing to report
+    assert _pytorch_findings(_write(tmp_path, "ext.cu", TORCH_HOST), include) == []

@@ -1178,6 +1178,11 @@ _ARCH_MACRO = re.compile(r"\b(__AMDGCN_WAVEFRONT_SIZE(?:__)?|__GFX\d+__|__gfx\d+
 # since ROCm 7 not a constant expression.
 _ROCM_WAVE = r"\bHIPCUB_(?:DEVICE_)?WARP_THREADS\b|\brocprim::(?:device_)?warp_size\s*\(\s*\)"
 _DIRECTIVE = re.compile(r"^\s*#\s*(if|ifdef|ifndef|elif|else|endif|define)\b\s*(\w*)")
+# PyTorch's wavefront width (c10/macros/Macros.h). Its ROCm definition changed between releases (warpSize, a device
+# variable; a constant of the device compilation only; a host overload that asks the device), and PyTorch's rule
+# is that host code asks at::cuda::warp_size(). Without the headers clang reports each use as undeclared.
+_TORCH_WAVE = "C10_WARP_SIZE"
+_UNDECLARED = re.compile(r"use of undeclared identifier '(\w+)'")
 
 
 def _code_lines(facts: FileFacts) -> Iterator[tuple[int, str]]:
@@ -1224,6 +1229,31 @@ def _arch_selected_macros(facts: FileFacts, lines: list[tuple[int, str]]) -> lis
     return out
 
 
+def _torch_width_in_host(facts: FileFacts, in_host: Callable[[int], bool], wave: str) -> Iterator[Match]:
+    """C10_WARP_SIZE in host code when PyTorch's headers are not on the include path. clang's report of the
+    undeclared identifier is the evidence: it is a use compiled in this pass (no comment, string or inactive #if)
+    that nothing declares, at its column, or at the host use of a file macro that expands to it. With the headers
+    the macro expands and the function views see what it is. Low confidence: which definition the build gets
+    depends on the PyTorch release, which porter cannot see; -I PyTorch's include folder settles it."""
+    seen: set[tuple[int, int]] = set()
+    for d in facts.diagnostics:
+        m = _UNDECLARED.match(d.message)
+        line, col = d.loc.line, d.loc.col
+        if m is None or m.group(1) != _TORCH_WAVE or d.loc.path != facts.path or (line, col) in seen or \
+                not in_host(line):
+            continue
+        seen.add((line, col))
+        spelled = re.match(r"\w+", facts.byte_line(line)[col - 1:], re.ASCII)
+        name = spelled.group(0) if spelled else _TORCH_WAVE
+        via = "" if name == _TORCH_WAVE else f" (expanding to {_TORCH_WAVE})"
+        yield Match(Loc(facts.path, line, col, line, col + len(name)),
+                    {"what": f"host code uses {name}{via}, which PyTorch's ROCm headers (not on the include path) "
+                             f"define for device code only: host code is to call at::cuda::warp_size()",
+                     "wave": wave},
+                    confidence="low", suggestion="in host code ask at::cuda::warp_size(); C10_WARP_SIZE stays "
+                                                 "right in device code")
+
+
 def wavefront_macro_host(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
     facts, target = ctx.facts, ctx.target
     wave = str(target.wave_size)
@@ -1240,6 +1270,7 @@ def wavefront_macro_host(ctx: RuleContext, params: dict[str, Any]) -> Iterator[M
         for m in [*_ARCH_MACRO.finditer(code), *re.finditer(_ROCM_WAVE, code)]:
             yield Match(Loc(facts.path, i, m.start() + 1, i, m.end() + 1),
                         {"what": f"host code reads {m.group(0)}", "wave": wave})
+    yield from _torch_width_in_host(facts, in_host, wave)
     # a macro chosen by an architecture test, used in host code: report the test (the line to change) and the use
     bodies = {m.name: m.body for m in facts.macros}
     for loc, arch, chosen in _arch_selected_macros(facts, lines):
