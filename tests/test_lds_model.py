@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from porter.lds import (Access, Affine, ArrayAccess, EvalError, LdsModelError, SharedArray, Swizzle, affine_of,
                         analyze, evaluate, find_padding, from_json, load_model, symbols, to_c)
+from porter.lds.affine import depends_on_thread
 from porter.lds.model import parse_lanes, thread_of
 from porter.targets import load_target
 
@@ -118,6 +119,16 @@ def test_affine_algebra() -> None:
     assert affine_of(("<<", TX, 2)) == Affine({TX: 4})
     assert affine_of(("^", TX, TY)) is None and affine_of(("*", TX, TY)) is None
     assert evaluate(a.to_expr(), {TX: 3, TY: 2}) == a.evaluate({TX: 3, TY: 2}) == 71
+
+
+def test_affine_of_opaque_keeps_division_and_modulo_rows() -> None:
+    # c * 16 + r with r = tid.x / 16 and c = tid.x % 16: each non-affine term becomes one symbol, so the row
+    # stride (16) is still its coefficient; equal terms share a symbol
+    expr = ("*", ("+", ("*", ("%", TX, 16), 16), ("+", ("/", TX, 16), ("/", TX, 16))), 4)
+    assert affine_of(expr) is None
+    assert affine_of(expr, opaque=True) == Affine({"(tid.x % 16)": 64, "(tid.x / 16)": 8})
+    assert affine_of(("*", TX, TY), opaque=True) == Affine({"(tid.x * tid.y)": 1})
+    assert depends_on_thread("(tid.x % 16)") and not depends_on_thread("((it0 == 0) ? 0 : 16)")
 
 
 _leaf = st.one_of(st.integers(-50, 50), st.sampled_from([TX, TY, "k"]))

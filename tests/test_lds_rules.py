@@ -105,6 +105,23 @@ def test_padding_unused_flat_alias() -> None:
     assert "32-way conflicted" in f.message
 
 
+def test_padding_bypassed_by_a_division_row_is_reported_only_where_it_costs() -> None:
+    # r = threadIdx.x / 16, c = threadIdx.x % 16 on a buffer of 16 x (16 + 1): the column read c * 16 + r
+    # conflicts and is LDS-003 (not LDS-001: the cause is the bypassed padding); the row-major write with the
+    # same unpadded row is conflict-free and agrees with the read, so it is not reported at all
+    path = SAMPLES / "transpose.hip"
+    findings = run(path)
+    f = at(findings, "LDS-003", line_of(path, "= block[c * 16 + r];"))
+    assert "sized 272 = 16 x (16 + 1) but indexed with a row stride of 16" in f.message
+    assert "ds_read_b32 is 8-way conflicted" in f.message and "padded row" not in f.message
+    write = line_of(path, "block[r * 16 + c] = in[")
+    assert not [x for x in findings if x.line in (write, f.line) and x.rule_id != "LDS-003"]
+    assert not [x for x in findings if x.line == write]
+    # a write with the unpadded row read back through the padded one: reported although conflict-free
+    g = at(findings, "LDS-003", line_of(path, "buf[(ty + j) * TILE_DIM + tx] ="))
+    assert f"line {line_of(path, 'buf[tx * (TILE_DIM + 1) + ty + j]')} indexes it with the padded row" in g.message
+
+
 # --------------------------------------------------------------------------------------- assumed block dims
 
 def test_assumed_block_is_stated_and_overridable() -> None:

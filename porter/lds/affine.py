@@ -198,9 +198,13 @@ class Affine:
         return out
 
 
-def affine_of(expr: Expr) -> Affine | None:
+def affine_of(expr: Expr, opaque: bool = False) -> Affine | None:
     """The affine form of `expr` if it is one (sums, differences, products with a constant side, shifts left by
-    a constant); None otherwise (xor, division, modulo, ... must be evaluated per lane)."""
+    a constant); None otherwise (xor, division, modulo, ... must be evaluated per lane).
+
+    With `opaque`, a subterm that is not affine (tid.x / 16, tid.x % C, a product of two variables) becomes one
+    symbol spelled as its C text (`to_c`), so the form is never None and the stride of a row index computed by
+    division or modulo is still read off its coefficient; equal subterms get the same symbol."""
     if isinstance(expr, bool):
         return None
     if isinstance(expr, int):
@@ -210,9 +214,15 @@ def affine_of(expr: Expr) -> Affine | None:
     if not isinstance(expr, (tuple, list)) or not expr:
         return None
     op, args = expr[0], expr[1:]
-    parts = [affine_of(a) for a in args]
-    if any(p is None for p in parts):
-        return None
+    parts = [affine_of(a, opaque) for a in args]
+    form = _affine_node(op, parts) if all(p is not None for p in parts) else None
+    if form is None and opaque:
+        return Affine.sym(to_c(expr))
+    return form
+
+
+def _affine_node(op: str, parts: list[Affine]) -> Affine | None:
+    """One operator applied to affine operands, when the result is affine."""
     if op == "neg" and len(parts) == 1:
         return -parts[0]
     if op in ("+", "-") and len(parts) == 2:
@@ -227,6 +237,11 @@ def affine_of(expr: Expr) -> Affine | None:
     if op == "<<" and len(parts) == 2 and parts[1].is_constant() and parts[1].const >= 0:
         return parts[0] * (1 << parts[1].const)
     return None
+
+
+def depends_on_thread(name: str) -> bool:
+    """Whether a symbol of an affine form (a plain symbol or an opaque term's C text) reads the thread index."""
+    return any(t in name for t in THREAD_SYMBOLS)
 
 
 AddressFn = Union[Affine, Expr, Callable[[Env], int]]

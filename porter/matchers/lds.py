@@ -15,7 +15,7 @@ from typing import Any, Iterator, Sequence
 
 from porter.facts import FileFacts, Loc, Node, SharedDecl, from_byte_text
 from porter.findings import Edit, Match
-from porter.lds.affine import EvalError, Expr, affine_of, evaluate
+from porter.lds.affine import EvalError, Expr, affine_of, depends_on_thread, evaluate
 from porter.lds.access_offsets import AccessWalker, BlockGuess, LdsAccess, Unresolved, function_blocks, function_views
 from porter.lds.model import Access, ConflictResult, LdsModel, LdsModelError, analyze, as_model
 from porter.lds.padding import ArrayAccess, PaddingResult, SharedArray, find_padding
@@ -37,6 +37,14 @@ class _Hit:
     instance: str = ""            # the template arguments of the instantiation that conflicts, in words
 
 
+@dataclass(frozen=True)
+class _Bypass:
+    """A flattened access that steps rows by the unpadded width of a padded array (LDS-003's candidate)."""
+
+    why: str                      # the declared and the used row, in words
+    padded_line: int = 0          # a line that indexes the array with the padded row (0: none does)
+
+
 @dataclass
 class _ArrayPlan:
     decl: SharedDecl
@@ -44,7 +52,7 @@ class _ArrayPlan:
     accesses: list[LdsAccess]
     advice: str = ""
     edit: tuple[Edit, ...] = ()
-    unused_padding: dict[int, str] = field(default_factory=dict)  # id(node) -> explanation (LDS-003)
+    unused_padding: dict[int, _Bypass] = field(default_factory=dict)  # id(node) -> LDS-003's candidate
 
 
 @dataclass
@@ -283,34 +291,41 @@ def _padded_width(extent: int) -> tuple[int, int] | None:
     return None
 
 
-def _unused_padding(accs: list[LdsAccess]) -> dict[int, str]:
+def _lane_strides(acc: LdsAccess) -> set[int]:
+    """The byte strides of the terms of the access's offset that vary across lanes; a row index computed as
+    tid / C or tid % C is one such term (affine_of's opaque terms)."""
+    form = affine_of(acc.offset, opaque=True)
+    return {abs(c) for s, c in form.coeffs.items() if depends_on_thread(s)} if form is not None else set()
+
+
+def _unused_padding(accs: list[LdsAccess]) -> dict[int, _Bypass]:
     decl = accs[0].decl
     elem = decl.elem_bytes or 0
     if not elem or not decl.dims or any(d is None for d in decl.dims):
         return {}
-    out: dict[int, str] = {}
-    forms = [(a, affine_of(a.offset)) for a in accs]
+    strides = [(a, _lane_strides(a)) for a in accs]
+    out: dict[int, _Bypass] = {}
     if len(decl.dims) >= 2:
         padded = _padded_width(int(decl.dims[-1]))  # type: ignore[arg-type]
         if padded is None:
             return {}
         c0, pad = padded
         row = int(decl.dims[-1]) * elem  # type: ignore[arg-type]
-        for a, form in forms:
-            if a.indices is not None or form is None:
-                continue
-            strides = {abs(c) for s, c in form.coeffs.items() if not s.startswith("it")}
-            if any(c % (c0 * elem) == 0 for c in strides) and not any(c % row == 0 for c in strides):
-                out[id(a.node)] = (f"declared [{decl.dims[-1]}] = {c0} + {pad} per row but indexed with a row "
-                                   f"stride of {c0}")
+        padded_line = next((a.node.loc.line for a, ss in strides
+                            if a.indices is not None or any(c % row == 0 for c in ss)), 0)
+        for a, ss in strides:
+            if a.indices is None and any(c % (c0 * elem) == 0 for c in ss) and not any(c % row == 0 for c in ss):
+                out[id(a.node)] = _Bypass(f"declared [{decl.dims[-1]}] = {c0} + {pad} per row but indexed with a "
+                                          f"row stride of {c0}", padded_line)
         return out
     n = int(decl.dims[0])  # type: ignore[arg-type]
-    for a, form in forms:
-        if form is None:
-            continue
-        for c in sorted({abs(c) // elem for s, c in form.coeffs.items() if c % elem == 0 and not s.startswith("it")}):
+    for a, ss in strides:
+        for c in sorted({s // elem for s in ss if s % elem == 0}):
             if c >= 8 and c & (c - 1) == 0 and n % (c + 1) == 0 and n // (c + 1) >= 2:
-                out[id(a.node)] = (f"sized {n} = {n // (c + 1)} x ({c} + 1) but indexed with a row stride of {c}")
+                padded_line = next((b.node.loc.line for b, bs in strides
+                                    if any(s % ((c + 1) * elem) == 0 for s in bs)), 0)
+                out[id(a.node)] = _Bypass(f"sized {n} = {n // (c + 1)} x ({c} + 1) but indexed with a row stride "
+                                          f"of {c}", padded_line)
                 break
     return out
 
@@ -431,20 +446,28 @@ def amd_only_conflict(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Matc
 
 
 def padding_unused(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
-    """LDS-003: a padded declaration indexed as if unpadded."""
+    """LDS-003: a padded declaration indexed as if unpadded, where that costs something: the access conflicts
+    (the padding was there to prevent it), or another access uses the padded row (they name different
+    elements). A buffer indexed consistently with the unpadded row and without conflicts only wastes LDS."""
     fa = file_analysis(ctx, params)
     seen: set[int] = set()
     for plan in fa.plans.values():
         for acc in plan.accesses:
-            why = plan.unused_padding.get(id(acc.node))
-            if why is None or id(acc.node) in seen:
+            bypass = plan.unused_padding.get(id(acc.node))
+            if bypass is None or id(acc.node) in seen:
                 continue
             seen.add(id(acc.node))
             hit = fa.hits.get((acc.node.loc.line, acc.node.loc.col))
+            conflicted = hit is not None and not hit.result.conflict_free
+            if not conflicted and not bypass.padded_line:
+                continue
             cost = ""
-            if hit is not None and not hit.result.conflict_free:
-                cost = f"; as indexed, {hit.result.instruction} is {_degree(hit.result.degree)}-way conflicted"
-            yield Match(loc=_loc(acc.node), args={**_array_args(acc), "why": why, "cost": cost,
+            if bypass.padded_line:
+                cost = (f"; line {bypass.padded_line} indexes it with the padded row, so the two accesses do not "
+                        "name the same elements")
+            if conflicted:
+                cost += f"; as indexed, {hit.result.instruction} is {_degree(hit.result.degree)}-way conflicted"
+            yield Match(loc=_loc(acc.node), args={**_array_args(acc), "why": bypass.why, "cost": cost,
                                                   "block": _block_text(plan.block)})
 
 

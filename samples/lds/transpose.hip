@@ -75,6 +75,34 @@ __global__ void transposeFlatBuffer(float* odata, const float* idata, int width)
   }
 }
 
+// 16 x 16 tiles moved by 256 threads, the row and column taken apart from threadIdx.x (r = tid / 16,
+// c = tid % 16). The buffer has room for padded rows of 17 but both sides step rows by 16: the row-major write
+// is conflict-free (only LDS is wasted), the column read sends lanes with equal c parity to one bank.
+__global__ void transposeDivModUnpadded(float* out, const float* in, int n) {
+  __shared__ float block[16 * (16 + 1)];
+  int r = threadIdx.x / 16;
+  int c = threadIdx.x % 16;
+  // ok: LDS-001, LDS-003
+  block[r * 16 + c] = in[(blockIdx.x * 16 + r) * n + c];
+  __syncthreads();
+  // expect: LDS-003
+  out[(blockIdx.x * 16 + r) * n + c] = block[c * 16 + r];
+}
+
+// The twin with 32-wide rows (r = tid / 32, c = tid % 32) through the padded row of 33: a 32-lane phase is one
+// row, so the write walks consecutive banks and the column read steps 33 dwords (bank c + r): conflict-free.
+// (With 16-wide rows padded to 17 a phase spans two rows and a 2-way conflict remains.)
+__global__ void transposeDivModPadded(float* out, const float* in, int n) {
+  __shared__ float block[32 * (32 + 1)];
+  int r = threadIdx.x / 32;
+  int c = threadIdx.x % 32;
+  // ok: LDS-001, LDS-003
+  block[r * 33 + c] = in[(blockIdx.x * 8 + r) * n + c];
+  __syncthreads();
+  // ok: LDS-001, LDS-003
+  out[(blockIdx.x * 8 + r) * n + c] = block[c * 33 + r];
+}
+
 void launchTransposes(float* d_out, const float* d_in, int w, int h) {
   dim3 grid(w / TILE_DIM, h / TILE_DIM), threads(TILE_DIM, BLOCK_ROWS);
   hipLaunchKernelGGL(transposeNaiveTile, dim3(w / TILE_DIM, h / TILE_DIM), dim3(TILE_DIM, BLOCK_ROWS), 0, 0,
@@ -85,4 +113,6 @@ void launchTransposes(float* d_out, const float* d_in, int w, int h) {
                      d_out, d_in, w, h);
   hipLaunchKernelGGL(transposeFlatBuffer, dim3(w / TILE_DIM, h / TILE_DIM), dim3(TILE_DIM, BLOCK_ROWS), 0, 0,
                      d_out, d_in, w);
+  hipLaunchKernelGGL(transposeDivModUnpadded, dim3(h / 16), dim3(256), 0, 0, d_out, d_in, w);
+  hipLaunchKernelGGL(transposeDivModPadded, dim3(h / 16), dim3(256), 0, 0, d_out, d_in, w);
 }
