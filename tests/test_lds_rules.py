@@ -122,6 +122,25 @@ def test_padding_bypassed_by_a_division_row_is_reported_only_where_it_costs() ->
     assert f"line {line_of(path, 'buf[tx * (TILE_DIM + 1) + ty + j]')} indexes it with the padded row" in g.message
 
 
+def test_open_element_type_reached_through_a_dependent_call() -> None:
+    # the helper is handed reinterpret_cast<T*>(raw) by a call libclang leaves unresolved; T's size is open, so the
+    # degree reported is the least over 1-8 byte elements, with the 256 threads assumed: both said in the message
+    path = SAMPLES / "open_element.hip"
+    f = at(run(path), "LDS-001", line_of(path, "acc += buf[lane * 64 + i];"))
+    assert "T is a template parameter: shown for 1-byte elements, the least conflicted of 1, 2, 4 or 8 bytes" \
+        in f.message
+    assert "block 256x1x1 assumed" in f.message and f.confidence == "low"
+
+
+def test_lane_stride_of_an_assumed_block_extent_is_stated_and_not_invented() -> None:
+    path = SAMPLES / "open_element.hip"
+    line = line_of(path, "buf[threadIdx.x * blockDim.y + threadIdx.y] =")
+    f = at(run(path), "LDS-001", line)
+    assert "the lane stride is blockDim.y, 8 in the assumed block" in f.message and f.confidence == "low"
+    # an odd blockDim.y steps lanes across all banks: nothing to report
+    assert not [x for x in run(path, params=(("default_block", (32, 3, 1)),)) if x.line == line]
+
+
 # --------------------------------------------------------------------------------------- assumed block dims
 
 def test_assumed_block_is_stated_and_overridable() -> None:

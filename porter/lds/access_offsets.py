@@ -29,6 +29,7 @@ from porter.rule_context import RuleContext
 MAX_TRIP = 4096          # iterations simulated to find a loop's trip count
 MAX_SAMPLED_ITERS = 8    # iterations of one loop whose lanes are evaluated
 MAX_DEPTH = 24           # definition chains followed through local variables
+SIZEOF_PREFIX = "sizeof:"  # symbol of an element size that is a template parameter (see _Dependent)
 
 _COMPOUND = {"+=": "+", "-=": "-", "*=": "*", "/=": "/", "%=": "%", "<<=": "<<", ">>=": ">>", "&=": "&",
              "|=": "|", "^=": "^"}
@@ -136,10 +137,18 @@ def host_value(fv: FileView, fn_usr: str, node: Node, depth: int = 0) -> int | N
 
 def _call_sites(fv: FileView, usr: str) -> Iterator[tuple[FunctionView, tuple[Node, ...]]]:
     """Every call of the function `usr` in the file: (calling function, arguments without a method's object)."""
+    callee = fv.facts.function(usr)
     for caller in fv.views:
         for call in caller.calls():
-            if call.ref == usr:
+            if call.ref == usr or (callee is not None and _dependent_call_of(call, callee)):
                 yield caller, call_args(call)
+
+
+def _dependent_call_of(call: Node, fn: Function) -> bool:
+    """A call libclang left unresolved because it depends on template parameters (`blockReduce<Op, T>(sdata, v)`
+    inside a template): it names `fn` when the name and the argument count match (a lookup by name only would
+    take every overload)."""
+    return not call.ref and call.op == fn.name and len(call_args(call)) == len(fn.params)
 
 
 def kernel_blocks(facts: FileFacts, fn: Function, default: Sequence[int]) -> list[BlockGuess]:
@@ -249,9 +258,17 @@ class LdsAccess:
     loop_vars: tuple[tuple[str, str, Expr], ...] = ()   # (iteration symbol, variable, its value) for messages
     written: str = ""                # the name the source writes at the access (an alias of decl, or decl itself)
 
+    element: str = ""                # the template parameter that is the element type when its size is open
+                                     # (width 0 then, and the offset holds its `sizeof:` symbol)
+
+    def with_element_size(self, size: int) -> "LdsAccess":
+        """The access as it runs when the template parameter's element has `size` bytes."""
+        return replace(self, width=size, element="",
+                       offset=_substitute(self.offset, {f"{SIZEOF_PREFIX}{self.element}": size}))
+
     @property
     def vector(self) -> int:
-        return max(1, self.width // (self.decl.elem_bytes or self.width))
+        return max(1, self.width // (self.decl.elem_bytes or self.width or 1))
 
 
 @dataclass(frozen=True)
@@ -475,7 +492,8 @@ class AccessWalker:
         return ["read"]
 
     def _access(self, node: Node, consumed: set[int]) -> tuple[SharedDecl, Expr, tuple[Expr, ...] | None, int] | None:
-        """(array, byte offset, element indices or None, width) when `node` reads or writes a shared array."""
+        """(array, byte offset, element indices or None, width) when `node` reads or writes a shared array; the width
+        is a _Dependent when the element size is a template parameter (the offset then holds its `sizeof:` symbol)."""
         subs: list[Node] = []
         chain: list[Node] = []
         cur = node
@@ -525,6 +543,8 @@ class AccessWalker:
             if len(subs) != 1 or base.pointee is None:
                 raise Undetermined("subscript on a reinterpreted or aliased pointer of unknown element size",
                                    node)
+            if isinstance(base.pointee, _Dependent):  # one element of the open type: the pointee is the width
+                return decl, _add(offset, _scale(sub_exprs[0], base.pointee)), None, base.pointee
             step = int(base.pointee)
             offset = _add(offset, _mul(sub_exprs[0], step))
             if base.indices and step % elem == 0 and step > elem:
@@ -574,7 +594,7 @@ class AccessWalker:
                 p = self._pointer(defs[0], depth + 1)
                 if p is not None:
                     # through an alias the subscripts no longer follow the array's rows
-                    return replace(p, indices=None, pointee=_Flat(p.pointee) if p.pointee is not None else None)
+                    return replace(p, indices=None, pointee=_flat(p.pointee) if p.pointee is not None else None)
                 return None
             if defs:
                 raise Undetermined(f"pointer '{n.op}' is assigned more than once", node)
@@ -585,9 +605,9 @@ class AccessWalker:
                 return None
             if n.op == "implicit":
                 return p
-            pointee = int(n.ref) if n.ref else None
+            pointee: int | None = int(n.ref) if n.ref else self._dependent_pointee(n)
             flat = p.indices is None or p.indices == ()
-            return replace(p, pointee=_Flat(pointee) if flat and pointee is not None else pointee,
+            return replace(p, pointee=_flat(pointee) if flat and pointee is not None else pointee,
                            indices=None if flat else p.indices)
         if n.kind == "unop" and n.op == "&" and n.children:
             inner = _peel(n.children[0])
@@ -638,10 +658,18 @@ class AccessWalker:
             p = self._pointer(n.children[0], depth + 1)
             if p is None or p.pointee is None:
                 return None
-            step = _mul(self.expr(n.children[1]), int(p.pointee))
+            step = _scale(self.expr(n.children[1]), p.pointee)
             return replace(p, offset=_add(p.offset, step if n.op == "+" else ("neg", step)),
-                           indices=None, pointee=_Flat(int(p.pointee)))
+                           indices=None, pointee=_flat(p.pointee))
         return None
+
+    def _dependent_pointee(self, cast: Node) -> _Dependent | None:
+        """In a template pattern, a cast to `T*` whose size libclang cannot give: T is a template parameter."""
+        name = cast.type.replace("const", "").strip()
+        if not self.view.fn.is_template or not name.endswith("*"):
+            return None
+        name = name[:-1].strip()
+        return _Dependent(name) if name.isidentifier() else None
 
     def _argument(self, param: Node, depth: int) -> _Ptr | None:
         """A pointer parameter of a device function that every call site in the file binds to the same shared
@@ -658,12 +686,12 @@ class AccessWalker:
             p = AccessWalker(self.ctx, caller, self.block, self.wave_size)._pointer(args[pos], depth + 1)
             if p is None:
                 return None
-            if any(not s.startswith(("tid.", "bdim.", "u:")) for s in symbols(p.offset)):
+            if any(not s.startswith(("tid.", "bdim.", "u:", SIZEOF_PREFIX)) for s in symbols(p.offset)):
                 raise Undetermined(f"the shared pointer passed as '{param.op}' depends on a loop of the caller",
                                    param)
             p = replace(p, offset=_substitute(p.offset, {s: 0 for s in symbols(p.offset) if s.startswith("u:")}))
             if p.indices != () or p.depth or p.offset != 0:
-                p = replace(p, indices=None, pointee=_Flat(p.pointee) if p.pointee is not None else None)
+                p = replace(p, indices=None, pointee=_flat(p.pointee) if p.pointee is not None else None)
             if found is not None and (found.decl.ref, found.offset) != (p.decl.ref, p.offset):
                 raise Undetermined(f"'{param.op}' is bound to different shared addresses by its callers", param)
             found = p
@@ -921,9 +949,10 @@ class AccessWalker:
         used = symbols(offset) | (symbols(pred) if pred is not None else frozenset())
         samples = {k: v for k, v in samples.items() if k in used}
         names = tuple((lp.symbol, lp.name, lp.value) for lp in loops if lp.symbol in samples)
-        return LdsAccess(decl=decl, node=node, op=op, width=width, offset=offset, indices=indices,
+        element = width.type_name if isinstance(width, _Dependent) else ""
+        return LdsAccess(decl=decl, node=node, op=op, width=0 if element else width, offset=offset, indices=indices,
                          predicate=pred, samples=samples, loop_vars=names,
-                         written=_base_name(written_at if written_at is not None else node))
+                         written=_base_name(written_at if written_at is not None else node), element=element)
 
     def _bind_uniform(self, e: Expr, samples: dict[str, tuple[int, ...]], node: Node) -> Expr:
         """Replace runtime-uniform symbols by 0 when they only shift every lane equally."""
@@ -942,6 +971,8 @@ class AccessWalker:
         for s in symbols(e):
             if s.startswith("u:"):
                 env[s] = 0
+            elif s.startswith(SIZEOF_PREFIX):
+                env[s] = 4  # any size: a uniform value shifts every lane alike or not, whatever the element
         deltas = set()
         for t in ((0, 0), (1, 0), (5, 1), (17, 2), (33, 3)):
             env.update({"tid.x": t[0], "tid.y": t[1], "tid.z": 0})
@@ -979,6 +1010,33 @@ class AccessWalker:
 
 class _Flat(int):
     """A pointee size reached through a cast or alias: subscripts on it do not follow the array's dims."""
+
+
+class _Dependent(_Flat):
+    """A pointee whose size is a template parameter of the pattern being read (`reinterpret_cast<T*>(smem)` with
+    T open): a step on it is the symbol `sizeof:T` bytes, bound per candidate size by the matcher."""
+
+    type_name: str
+
+    def __new__(cls, type_name: str) -> "_Dependent":
+        obj = super().__new__(cls, 1)
+        obj.type_name = type_name
+        return obj
+
+    @property
+    def symbol(self) -> str:
+        return f"{SIZEOF_PREFIX}{self.type_name}"
+
+
+def _flat(pointee: int) -> _Flat:
+    return pointee if isinstance(pointee, _Flat) else _Flat(pointee)
+
+
+def _scale(e: Expr, pointee: int) -> Expr:
+    """`e` steps of a pointee, in bytes."""
+    if isinstance(pointee, _Dependent):
+        return e if e == 0 else ("*", e, pointee.symbol)
+    return _mul(e, int(pointee))
 
 
 # -------------------------------------------------------------------------------------------------- helpers
@@ -1131,11 +1189,14 @@ def function_views(fv: FileView) -> Iterator[FunctionView]:
     owners = {d.function for d in fv.facts.shared if d.function}
     shared_refs = {d.ref for d in fv.facts.shared}
     views = fv.views
-    for view in views:  # device functions handed a shared array by a caller
+    for view in views:  # device functions handed a shared array by a caller, directly or through a local alias
+        passed = shared_refs | {ref for ref, defs in view.defs.items() if len(defs) == 1
+                                and any(n.kind == "ref" and n.ref in shared_refs for n in defs[0].walk())}
         for call in view.calls():
-            if call.ref and call.ref not in owners and any(n.kind == "ref" and n.ref in shared_refs
-                                                           for a in call.children for n in a.walk()):
-                owners.add(call.ref)
+            if not any(n.kind == "ref" and n.ref in passed for a in call.children for n in a.walk()):
+                continue
+            owners.update([call.ref] if call.ref else
+                          (f.usr for f in fv.facts.functions if _dependent_call_of(call, f)))
     for view in views:
         fn = view.fn
         if fn.kind != "kernel" and not (fn.kind in ("device", "host_device") and fn.usr in owners):

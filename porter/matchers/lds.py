@@ -23,6 +23,7 @@ from porter.rule_context import RuleContext
 from porter.targets import Target
 
 REFERENCE_TARGET = "sm_90"  # the layout's home: what LDS-002 compares against
+ELEMENT_SIZES = (1, 2, 4, 8)  # what a template-parameter element may be: C's scalar sizes
 
 
 @dataclass
@@ -35,6 +36,8 @@ class _Hit:
     reference: ConflictResult | None
     key: tuple[str, str]          # (function usr, array ref): the group the layout advice is computed for
     instance: str = ""            # the template arguments of the instantiation that conflicts, in words
+    guesses: tuple[str, ...] = ()  # what the result rests on beyond the code and the block: open element size,
+                                   # a lane stride that is an assumed block extent (in words, for the message)
 
 
 @dataclass(frozen=True)
@@ -106,16 +109,49 @@ def _to_access(acc: LdsAccess) -> Access:
                   predicate=acc.predicate)
 
 
+def _evaluate(model: LdsModel, acc: LdsAccess, block: BlockGuess) -> tuple[LdsAccess, ConflictResult, str]:
+    """The access (concrete), its evaluation, and how its element size was chosen. An element whose size is a
+    template parameter is tried at every scalar size and the least conflicted kept: what is then reported
+    holds whatever the pattern is instantiated with."""
+    if not acc.element:
+        return acc, analyze(model, _to_access(acc), block.dims, samples=acc.samples), ""
+    tried = []
+    for size in ELEMENT_SIZES:
+        concrete = acc.with_element_size(size)
+        tried.append((analyze(model, _to_access(concrete), block.dims, samples=acc.samples), size, concrete))
+        if tried[-1][0].conflict_free:
+            return concrete, tried[-1][0], ""  # conflict-free at some size: nothing to report either way
+    r, size, concrete = min(tried, key=lambda t: (t[0].degree, t[0].cycles, t[1]))
+    sizes = ", ".join(str(s) for s in ELEMENT_SIZES[:-1]) + f" or {ELEMENT_SIZES[-1]}"
+    return concrete, r, (f"{acc.element} is a template parameter: shown for {size}-byte elements, the "
+                         f"least conflicted of {sizes} bytes")
+
+
+def _assumed_stride(acc: LdsAccess, block: BlockGuess) -> str:
+    """Words for a lane stride that is a block extent the model assumed (buf[threadIdx.x * blockDim.y + ...] with
+    no launch giving blockDim.y): the degree then holds for that extent only."""
+    if not block.assumed:
+        return ""
+    form = affine_of(acc.offset, opaque=True)
+    dims = sorted({d for s in (form.coeffs if form is not None else ()) if depends_on_thread(s)
+                   for d in "xyz" if f"bdim.{d}" in s})
+    return ", ".join(f"the lane stride is blockDim.{d}, {block.dims['xyz'.index(d)]} in the assumed block"
+                     for d in dims)
+
+
 def _analyze_group(out: _FileAnalysis, model: LdsModel, reference: LdsModel | None, facts: FileFacts,
                    block: BlockGuess, gkey: tuple[str, str], accs: list[LdsAccess]) -> None:
     conflicted = False
+    concrete: list[LdsAccess] = []
     for acc in accs:
         try:
-            r = analyze(model, _to_access(acc), block.dims, samples=acc.samples)
+            acc, r, element = _evaluate(model, acc, block)
         except (LdsModelError, ValueError) as exc:
             loc = (acc.node.loc.line, acc.node.loc.col)
             out.unresolved.setdefault(loc, (Unresolved(acc.decl, acc.node, str(exc), acc.written), block))
+            concrete.append(acc)
             continue
+        concrete.append(acc)
         ref_r = None
         if reference is not None and not r.conflict_free:
             try:
@@ -125,8 +161,10 @@ def _analyze_group(out: _FileAnalysis, model: LdsModel, reference: LdsModel | No
         loc = (acc.node.loc.line, acc.node.loc.col)
         prev = out.hits.get(loc)
         if prev is None or (r.degree, r.cycles) > (prev.result.degree, prev.result.cycles):
-            out.hits[loc] = _Hit(acc, block, r, ref_r, gkey, _instance(facts, gkey[0]))
+            guesses = tuple(g for g in (element, _assumed_stride(acc, block)) if g)
+            out.hits[loc] = _Hit(acc, block, r, ref_r, gkey, _instance(facts, gkey[0]), guesses)
         conflicted |= not r.conflict_free
+    accs = concrete
     plan = out.plans.get(gkey)
     if plan is None or (conflicted and not plan.advice):
         plan = _ArrayPlan(accs[0].decl, block, accs)
@@ -364,7 +402,7 @@ def _where(hit: _Hit) -> str:
             except EvalError:
                 bits.append(f"{name}: iteration {env[sym]}")
     wave = f"wave {hit.result.wave}" if hit.result.wave else ""
-    ctx = ", ".join(b for b in [hit.instance, wave] + bits if b)
+    ctx = ", ".join(b for b in [hit.instance, *hit.guesses, wave] + bits if b)
     return f" ({ctx})" if ctx else ""
 
 
@@ -403,9 +441,8 @@ def _severity(degree: float, params: dict[str, Any]) -> str:
 
 
 def _confidence(hit: _Hit) -> str:
-    if hit.block.assumed or hit.result.status == "inferred":
-        return "medium"
-    return "high"
+    guesses = int(hit.block.assumed or hit.result.status == "inferred") + len(hit.guesses)
+    return ("high", "medium", "low")[min(guesses, 2)]
 
 
 def _loc(node: Node) -> Loc:
