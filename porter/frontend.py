@@ -1550,6 +1550,11 @@ def _statement_around(toks: list[Tok], line: int) -> tuple[int, int] | None:
         start -= 1
     end = on_line[-1] + 1
     if toks[end - 1].text not in (";", "}"):
+        # a call or condition that the line leaves open continues on the next lines: read it to its `)`
+        depth = sum((t.text == "(") - (t.text == ")") for t in toks[start:end])
+        while depth > 0 and end < len(toks):
+            depth += (toks[end].text == "(") - (toks[end].text == ")")
+            end += 1
         end = _expression_end(toks, end) + 1
     return start, min(end, len(toks))
 

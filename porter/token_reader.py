@@ -3,7 +3,8 @@
 Code whose headers are missing (`WARP_SHFL`, `kFullWarpMask`, a project's `WS`) or that is an excerpt loses whole
 statements and initializers in the AST. The tokens are still there: this reads them into the same Node trees the
 front end builds (porter/facts.py), without types where the AST had none. It knows C++ expressions, declarations,
-`for`/`if`/`while` and blocks; anything else (templates, casts to a type) ends the expression it is in. Pure
+`for`/`if`/`while` and blocks, template argument lists after a name (`f<T, 4>(x)`, `numeric_limits<T>::max()`,
+`static_cast<T>(x)`); anything else (lambdas, C casts to a type) ends the expression it is in. Pure
 Python: porter/frontend.py hands it libclang's tokens as (spelling, line, col) triples.
 """
 
@@ -311,6 +312,30 @@ class Reader:
                 return node
         return node
 
+    def template_args(self) -> str | None:
+        """Skip a template argument list after a name and return its text: `<` ... `>` holding only names, numbers,
+        `::`, `,`, `*`, `&` and nested lists, and followed by `(` or `::` (a comparison `a < b` is not). None, and
+        nothing taken, otherwise."""
+        if self.peek() != "<":
+            return None
+        j, depth, parts = self.i + 1, 1, []
+        while j < len(self.toks):
+            t = self.toks[j].text
+            if t in (">", ">>"):
+                depth -= len(t)
+                if depth <= 0:
+                    break
+            elif t == "<":
+                depth += 1
+            elif not (_IDENT.match(t) or int_literal(t) or t in ("::", ",", "*", "&")):
+                return None
+            parts.append(t)
+            j += 1
+        if depth != 0 or j + 1 >= len(self.toks) or self.toks[j + 1].text not in ("(", "::"):
+            return None
+        self.i = j + 1
+        return re.sub(r"\s*(::|<|>)\s*", r"\1", " ".join(parts)).replace(" ,", ",")
+
     def primary(self) -> Node | None:
         if self.i >= len(self.toks):
             return None
@@ -331,9 +356,17 @@ class Reader:
         if _IDENT.match(tok.text) and tok.text not in _TYPE_WORDS:
             self.i += 1
             name = tok.text
+            targs = self.template_args()
             while self.peek() == "::" and _IDENT.match(self.peek(1)):
                 self.i += 2
                 name = self.toks[self.i - 1].text  # qualified names: the last component names the entity
+                targs = self.template_args()
+            if name in _NAMED_CASTS and targs is not None and self.peek() == "(":
+                self.i += 1
+                inner = self.expression()
+                self.expect(")")
+                return Node("cast", op=name[:-len("_cast")], type=targs, loc=self.loc(tok),
+                            children=(inner,) if inner is not None else ())
             if name in ("true", "false"):
                 return Node("int", type="bool", value=int(name == "true"), loc=self.loc(tok))
             ref, type_ = self.names.get(name, ("", ""))
@@ -343,6 +376,8 @@ class Reader:
             return Node("float", type="float" if tok.text.lower().endswith("f") else "double", loc=self.loc(tok))
         return None
 
+
+_NAMED_CASTS = ("static_cast", "reinterpret_cast", "const_cast", "dynamic_cast")
 
 # Result types of the HIP mask producers (64-bit on every AMD target); others stay unknown.
 _RESULT_TYPES = {"__ballot": "unsigned long long", "__ballot_sync": "unsigned long long",

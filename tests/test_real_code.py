@@ -190,6 +190,55 @@ def test_token_reading_of_deep_nesting_stops_instead_of_overflowing() -> None:
         assert Reader(toks, "deep.cu").statements()   # read as far as the depth limit, under the default stack
 
 
+def test_token_reading_skips_template_argument_lists_but_not_comparisons() -> None:
+    import re
+
+    from porter.token_reader import Reader, Tok
+    src = ("reduce<Max, T>(buf, -at::numeric_limits<T>::max(), static_cast<T>(0));"
+           "if (i < n) x = y > (z);")
+    toks = [Tok(t, 1, i + 1) for i, t in enumerate(re.findall(r"::|[A-Za-z_]\w*|\d+|\S", src))]
+    call, cond = Reader(toks, "t.cu").statements()
+    assert (call.kind, call.op, len(call.children)) == ("call", "reduce", 3)
+    assert [(c.kind, c.op) for c in call.children] == [("ref", "buf"), ("unop", "-"), ("cast", "static")]
+    assert call.children[1].children[0].op == "max" and call.children[2].type == "T"
+    assert [n.op for n in cond.walk() if n.kind == "binop"] == ["<", "=", ">"]   # a < b is still a comparison
+
+
+# apex xentropy's shape: a helper's only call spans lines and one argument names what no included header declares,
+# so libclang drops the statement; the tokens must be read to the call's end to reach the helper at all
+DROPPED_CALL = """#include <hip/hip_runtime.h>
+template <typename AccT>
+__device__ void stage2(AccT* buf, AccT init, AccT* out, AccT v) {
+  buf[threadIdx.x] = v;
+  __syncthreads();
+  AccT acc = init;
+  int lane = threadIdx.x % 64;
+  if (threadIdx.x < 64 && lane < blockDim.x / 64)
+    for (int i = 0; i < 64; ++i) acc += buf[lane * 64 + i];
+  *out = acc;
+}
+template <typename T>
+__global__ void k(const T* in, T* out) {
+  extern __shared__ unsigned char raw[];
+  auto sbuf = reinterpret_cast<T*>(raw);
+  T r;
+  stage2<T>(sbuf,
+            -nowhere::limits<T>::max(),
+            &r,
+            in[threadIdx.x]);
+  out[blockIdx.x] = r;
+}
+"""
+
+
+def test_a_multi_line_call_dropped_by_libclang_still_reaches_its_helper(tmp_path: Path) -> None:
+    path = _write(tmp_path, "dropped.cu", DROPPED_CALL)
+    facts = analyze_file(path, ParseConfig())
+    assert any(r.loc.line == 17 and r.loc.end_line == 20 for r in facts.recovered)
+    result = _analyze(path)
+    assert [(f.rule_id, f.line) for f in result.findings if f.rule_id.startswith("LDS")] == [("LDS-001", 9)]
+
+
 MANY_INSTANCES = """#include <hip/hip_runtime.h>
 template <int W, bool A, bool B>
 __global__ void conv(float* o) {
