@@ -186,6 +186,7 @@ def coverage(facts: Any) -> dict[str, Any]:
             "recovered_functions": len({r.function for r in facts.recovered}),
             "template_patterns": len(patterns),
             "patterns_only": sorted(f.name for f in patterns if f.usr.split("<", 1)[0] not in instantiated),
+            "undeclared": list(facts.undeclared),
             "skipped": [f"{s.function}: {s.reason}" for s in facts.skipped]}
 
 
@@ -195,6 +196,11 @@ def coverage_notes(path: str, cov: dict[str, Any]) -> list[str]:
         notes.append(f"{path}: {cov['recovered_statements']} statements in {cov['recovered_functions']} functions "
                      f"recovered from tokens only (libclang dropped them: missing headers or unknown names); "
                      f"findings there have low confidence")
+    if cov["undeclared"]:
+        names = ", ".join(cov["undeclared"][:5]) + (" ..." if len(cov["undeclared"]) > 5 else "")
+        notes.append(f"{path}: {len(cov['undeclared'])} names used but declared nowhere the parse could see (a "
+                     f"header not on the include path: add its folder with -I): {names}; a call of one is judged by "
+                     f"its name only (a `shfl` name as a shuffle), with low confidence")
     if cov["patterns_only"]:
         names = ", ".join(cov["patterns_only"][:5]) + (" ..." if len(cov["patterns_only"]) > 5 else "")
         notes.append(f"{path}: {len(cov['patterns_only'])} templates never instantiated in the file were analyzed "

@@ -281,6 +281,25 @@ def shuffle_parts(call: Node) -> tuple[Node | None, Node | None, Node | None]:
     return value, lane, width
 
 
+# The words of a name: WARP_SHFL_XOR, warpShflXor and __shfl_xor_wrap all split into (warp|shfl, shfl, xor ...).
+_WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+_OFFSET_WORDS = frozenset({"xor", "up", "down", "bfly", "butterfly"})
+
+
+def undeclared_shuffle(facts: FileFacts, call: Node) -> str:
+    """What a call of a name declared nowhere the parse could see (facts.undeclared: a project macro or wrapper
+    from a header not on the include path, such as THC's WARP_SHFL) is, judged by its name: 'lane' for a shuffle
+    that reads a source lane, 'offset' for one that reads at an offset (xor, up, down), '' for anything else.
+    A shuffle is a name with the word `shfl`, CUDA's and HIP's own abbreviation; `shuffle` alone is not taken,
+    since it also names SIMD intrinsics (_mm256_shuffle_epi8), std::shuffle and quantization layouts."""
+    if call.kind != "call" or call.op in SHUFFLES or call.op not in facts.undeclared:
+        return ""
+    words = {w.lower() for w in _WORDS.findall(call.op)}
+    if "shfl" not in words:
+        return ""
+    return "offset" if words & _OFFSET_WORDS else "lane"
+
+
 _TEMPLATE_CALL = re.compile(r"\b([A-Za-z_]\w*)\s*<([^<>;()]*)>\s*\(")
 
 

@@ -199,6 +199,8 @@ class FileFacts:
     project_cross_lane: tuple[Loc, ...] = ()                 # cross-lane calls that resolve to the project's own
                                                              # function of that name (a wrapper), not HIP's
     recovered: tuple[Recovered, ...] = ()                    # regions read from tokens only
+    undeclared: tuple[str, ...] = ()                         # names used but declared nowhere the parse saw
+                                                             # (a header not on the include path)
     skipped: tuple[Skipped, ...] = ()                        # functions whose extraction failed
     sha256: str = ""                                         # of the exact text that was parsed
     lines: tuple[str, ...] = field(default=(), repr=False)   # source text, for suppressions and fix-its
@@ -218,6 +220,16 @@ class FileFacts:
             for fn in data["functions"]:
                 fn.pop("body", None)
         return data
+
+
+_UNDECLARED = re.compile(r"use of undeclared identifier '(\w+)'")
+
+
+def undeclared_identifier(d: Diagnostic) -> str:
+    """The name clang's `use of undeclared identifier 'X'` error names ('' for any other diagnostic): a name
+    from a header that is not on the include path."""
+    m = _UNDECLARED.match(d.message)
+    return m.group(1) if m is not None else ""
 
 
 def from_byte_text(text: str) -> str:

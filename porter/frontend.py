@@ -29,7 +29,8 @@ import clang.cindex as ci
 from porter import __version__, preamble
 from porter.analysis import SOURCE_SUFFIXES
 from porter.facts import (CrossLaneCall, Diagnostic, FileFacts, Function, IntLiteral, Launch, Loc, MacroDef,
-                          MacroUse, Node, Param, Recovered, SharedAccess, SharedDecl, Skipped, split_lines)
+                          MacroUse, Node, Param, Recovered, SharedAccess, SharedDecl, Skipped, split_lines,
+                          undeclared_identifier)
 from porter.frontend_config import ParseConfig
 from porter.resources import package_path
 from porter.token_reader import Reader, Tok
@@ -718,6 +719,7 @@ class _Extractor:
         self.file_names: dict[int, str] = {}   # file handle -> base name (handles belong to this TU)
         self.helper_refs: dict[tuple[int, int], ci.Cursor] = {}   # device functions of project headers the code calls
         self.recovered: list[Recovered] = []
+        self.undeclared: list[str] = []        # callees of template patterns that no declaration names
         self.skipped: list[Skipped] = []
         self.errors: list[Diagnostic] = []     # parse errors in the main file: where libclang may have dropped code
 
@@ -835,7 +837,7 @@ class _Extractor:
                          launches=tuple(self.launches), diagnostics=diags, globals=tuple(self.globals),
                          int_bits=tuple(sorted(_INT_BITS.items())),
                          project_cross_lane=tuple(self.project_cross_lane), recovered=tuple(self.recovered),
-                         skipped=tuple(self.skipped), lines=self.lines)
+                         undeclared=self._undeclared(), skipped=tuple(self.skipped), lines=self.lines)
 
     def _hidden_macro(self, name: str, ref: ci.Cursor | None, where: str | None) -> bool:
         """With a precompiled preamble: a macro the usual parse has from porter's PCH (which has no
@@ -947,7 +949,7 @@ class _Extractor:
         """The lists that extracting a function appends to, besides the function itself: what is rolled back when
         its extraction fails, or when it is a header helper (whose contents are not the file's own)."""
         return (self.shared, self.accesses, self.literals, self.cross_lane, self.launches, self.recovered,
-                self.project_cross_lane)
+                self.project_cross_lane, self.undeclared)
 
     def _function(self, c: ci.Cursor) -> None:
         """Extract one function; a porter bug on it costs that function (a Skipped note), not the file."""
@@ -1077,6 +1079,13 @@ class _Extractor:
                 self.cross_lane.append(CrossLaneCall(self.current_fn, n.op, n.children, n.loc))
             elif n.kind == "index":
                 self._maybe_shared_access(n)
+
+    def _undeclared(self) -> tuple[str, ...]:
+        """Names the file uses that no declaration it can see defines: clang's `use of undeclared identifier`,
+        and the callees of template patterns whose lookup found nothing (clang defers those to instantiation and
+        says nothing). Their header is not on the include path; what they mean is guessed from the name."""
+        names = set(self.undeclared) | {undeclared_identifier(d) for d in self.errors}
+        return tuple(sorted(names - {""}))
 
     def _launch_bounds(self, c: ci.Cursor, targs: dict[str, str], body: Node | None) -> tuple[int, ...]:
         """__launch_bounds__(a, b) is a macro of the stub (its uses are not recorded when it comes from the
@@ -1230,6 +1239,8 @@ class _Extractor:
             # instantiation; the pattern still names it (`__shfl_down(v, o)` with `T v`)
             name = _spelling(children[0]) or _tok(children[0])
             name = name if name.isidentifier() else ""
+            if name and self.current_fn and _finds_no_declaration(children[0]):
+                self.undeclared.append(name)
         if name.startswith("operator") and name[8:] in _OVERLOADABLE:
             # `h = x` on struct types (__half, float4) is an operator call: keep it an assignment/binop
             kids = [k for k in (self.convert(ch) for ch in children) if k is not None and
@@ -1560,6 +1571,14 @@ def _statement_around(toks: list[Tok], line: int) -> tuple[int, int] | None:
 
 
 # ---------------------------------------------------------------------------------------------------- helpers
+
+
+def _finds_no_declaration(callee: ci.Cursor) -> bool:
+    """A template pattern's dependent callee (`WARP_SHFL(v, l)` with `T v`) whose unqualified lookup found no
+    declaration at all: the call is an unresolved lookup over an empty overload set."""
+    refs = [callee] if _kind(callee) == "OVERLOADED_DECL_REF" else \
+        [ch for ch in _children(callee) if _kind(ch) == "OVERLOADED_DECL_REF"]
+    return bool(refs) and _LIB.clang_getNumOverloadedDecls(refs[0]) == 0
 
 def _tok(c: ci.Cursor) -> str:
     """The single token at a cursor's location (get_tokens on a macro-expanded literal is unreliable)."""

@@ -67,6 +67,21 @@ void launch(float* x, int n) {
 }
 """
 
+# THC's WARP_SHFL (PyTorch) is not on the include path: in a template pattern clang defers the lookup and says
+# nothing, in ordinary code it drops the statement (apex's layer norm before 7eed38aa, threads (32, 4))
+UNDECLARED_SHUFFLE = """#include <hip/hip_runtime.h>
+#include <THC/THCDeviceUtils.cuh>
+template <typename U> __device__ U rotate_rows(U mu) {
+  int src = (threadIdx.x + 1) & 31;
+  return WARP_SHFL(mu, src);
+}
+__device__ float rotate_rows_f(float mu) {
+  int src = (threadIdx.x + 1) & 31;
+  float b = WARP_SHFL(mu, src);
+  return WARP_SHFL(mu, src, 32) + b;
+}
+"""
+
 
 def _write(tmp_path: Path, name: str, text: str) -> Path:
     path = tmp_path / name
@@ -139,6 +154,17 @@ def test_parse_loss_is_in_the_json_report(tmp_path: Path) -> None:
     report = json.loads(porter("analyze", str(path), "--format", "json", "-q").stdout)
     assert report["coverage"][0]["recovered_statements"] == 2
     assert report["coverage"][0]["path"] == str(path)
+
+
+def test_a_shuffle_wrapper_from_a_missing_header_is_judged_by_its_name(tmp_path: Path) -> None:
+    path = _write(tmp_path, "layer_norm.cu", UNDECLARED_SHUFFLE)
+    result = _analyze(path, explain=True)
+    # a 32-lane source lane at the wrapper's default width, in the pattern and in the dropped statement; the
+    # call that passes width 32 is not reported
+    assert [(f.rule_id, f.line, f.confidence) for f in result.findings] == [("W64-007", 5, "low"),
+                                                                          ("W64-007", 9, "low")]
+    assert result.coverage["undeclared"] == ["WARP_SHFL"]
+    assert any("1 names used but declared nowhere" in n and "WARP_SHFL" in n for n in result.notes)
 
 
 def test_template_never_instantiated_is_analyzed_as_a_pattern(tmp_path: Path) -> None:

@@ -14,11 +14,11 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
-from porter.facts import FileFacts, Launch, Loc, Node, from_byte_text
+from porter.facts import FileFacts, Launch, Loc, Node, from_byte_text, undeclared_identifier
 from porter.findings import Edit, Match
 from porter.fact_queries import (BIT_OPS_32, LANE32, LANEW, MASK_PRODUCERS, SHUFFLES, SYNC_WITH_MASK, TID, W, W_HALF, WARP32,
                        WARPW, WAVE_WIDE, FileView, FunctionView, call_args, is_32bit_int, is_64bit, shuffle_parts,
-                       strip)
+                       strip, undeclared_shuffle)
 from porter.lds.access_offsets import param_derefs
 from porter.rule_context import RuleContext
 from porter.targets import Target
@@ -782,6 +782,16 @@ def default_width_groups(ctx: RuleContext, params: dict[str, Any]) -> Iterator[M
                                   "wave": str(target.wave_size)},
                             confidence="medium", suggestion="Give WarpReduce its logical width: "
                                                             "WarpReduce<T, 32>, or number lanes by warpSize.")
+        for call, lane in _undeclared_lane_shuffles(fv, view):
+            yield Match(call.loc, {"call": call.op, "expr": _spell(facts, call), "wave": str(target.wave_size),
+                                   "effect": f"'{call.op}' is declared nowhere the parse could see (a header not on "
+                                             f"the include path) and is read by its name as a shuffle; its source "
+                                             f"lane '{_spell(facts, lane)}' is a 32-lane id, so the second group "
+                                             f"of each wavefront reads lanes of the first"},
+                        confidence="low", suggestion=f"Pass width 32 to '{call.op}' if it takes one (a shuffle "
+                                                     f"wrapper's third argument, usually), or number lanes by "
+                                                     f"warpSize; with its header's folder on -I porter reads what "
+                                                     f"it does.")
         for call in view.calls(SHUFFLES):
             if not _is_default_width(call):
                 continue
@@ -793,6 +803,30 @@ def default_width_groups(ctx: RuleContext, params: dict[str, Any]) -> Iterator[M
             yield Match(call.loc, {"call": call.op, "expr": _spell(facts, call), "wave": str(target.wave_size),
                                    "effect": "the second group of each wavefront reads lanes of the first"},
                         edits=_append_width(facts, call))
+
+
+def _undeclared_lane_shuffles(fv: FileView, view: FunctionView) -> Iterator[tuple[Node, Node]]:
+    """(call, source lane) of the calls of undeclared shuffle-named functions (fact_queries.undeclared_shuffle)
+    that read a 32-lane id's lane with no width. Their signature is not known, so only the two shapes shared by
+    every shuffle are read: (value, lane) and (mask, value, lane); a further argument may be a width, and such
+    a call is not judged."""
+    for call in view.calls():
+        if undeclared_shuffle(fv.facts, call) != "lane":
+            continue
+        args = list(call.children)
+        if len(args) == 3 and _mask_like(view, args[0]):
+            args = args[1:]
+        if len(args) == 2 and view.lane_class(args[1]) == LANE32 and not _low_lanes_only(fv, view, call):
+            yield call, args[1]
+
+
+def _mask_like(view: FunctionView, node: Node) -> bool:
+    """A lane-mask argument: a constant of more than 16 bits (0xffffffff, ~0ull), a mask producer's result, or a
+    name that says so."""
+    node = strip(node)
+    value = view.const(node)
+    return (isinstance(value, int) and not 0 <= value < 1 << 16) or \
+        (node.kind == "call" and node.op in MASK_PRODUCERS) or "mask" in node.op.lower()
 
 
 def _guarded_by_group_lane(view: FunctionView, call: Node) -> bool:
@@ -1182,7 +1216,6 @@ _DIRECTIVE = re.compile(r"^\s*#\s*(if|ifdef|ifndef|elif|else|endif|define)\b\s*(
 # variable; a constant of the device compilation only; a host overload that asks the device), and PyTorch's rule
 # is that host code asks at::cuda::warp_size(). Without the headers clang reports each use as undeclared.
 _TORCH_WAVE = "C10_WARP_SIZE"
-_UNDECLARED = re.compile(r"use of undeclared identifier '(\w+)'")
 
 
 def _code_lines(facts: FileFacts) -> Iterator[tuple[int, str]]:
@@ -1237,9 +1270,8 @@ def _torch_width_in_host(facts: FileFacts, in_host: Callable[[int], bool], wave:
     depends on the PyTorch release, which porter cannot see; -I PyTorch's include folder settles it."""
     seen: set[tuple[int, int]] = set()
     for d in facts.diagnostics:
-        m = _UNDECLARED.match(d.message)
         line, col = d.loc.line, d.loc.col
-        if m is None or m.group(1) != _TORCH_WAVE or d.loc.path != facts.path or (line, col) in seen or \
+        if undeclared_identifier(d) != _TORCH_WAVE or d.loc.path != facts.path or (line, col) in seen or \
                 not in_host(line):
             continue
         seen.add((line, col))
