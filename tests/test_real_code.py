@@ -83,6 +83,21 @@ __device__ float rotate_rows_f(float mu) {
 """
 
 
+# apex's type_shim.h at HEAD: the block folds into the first wavefront, whose reduction runs down to `lanes`
+FIRST_WAVE = """#include <hip/hip_runtime.h>
+template <typename T> __device__ T max_into_lanes(T* x, T val, int lanes = 1) {
+  int tid = threadIdx.x + threadIdx.y * blockDim.x;
+  T final = val;
+  if (tid < warpSize) {
+    final = fmaxf(x[tid], x[tid + warpSize]);
+    for (int i = 16; i >= lanes; i >>= 1) final = fmaxf(final, __shfl_down(final, i));
+    for (int i = warpSize / 2; i >= lanes; i >>= 1) final = final + __shfl_down(final, i);
+  }
+  return final;
+}
+"""
+
+
 def _write(tmp_path: Path, name: str, text: str) -> Path:
     path = tmp_path / name
     path.write_text(text)
@@ -165,6 +180,14 @@ def test_a_shuffle_wrapper_from_a_missing_header_is_judged_by_its_name(tmp_path:
                                                                           ("W64-007", 9, "low")]
     assert result.coverage["undeclared"] == ["WARP_SHFL"]
     assert any("1 names used but declared nowhere" in n and "WARP_SHFL" in n for n in result.notes)
+
+
+def test_a_reduction_given_the_first_wavefront_must_cover_it(tmp_path: Path) -> None:
+    path = _write(tmp_path, "type_shim.h", FIRST_WAVE)
+    found = [f for f in _analyze(path).findings if f.rule_id == "W64-001"]
+    # the tree from 16 under `tid < warpSize`, down to a run-time `lanes`; the one from warpSize / 2 is right
+    assert [(f.line, f.confidence) for f in found] == [(7, "medium")]
+    assert [(e.line, e.text) for e in found[0].edits] == [(7, "warpSize / 2")]
 
 
 def test_template_never_instantiated_is_analyzed_as_a_pattern(tmp_path: Path) -> None:

@@ -16,9 +16,9 @@ from typing import Any, Callable, Iterable, Iterator
 
 from porter.facts import FileFacts, Launch, Loc, Node, from_byte_text, undeclared_identifier
 from porter.findings import Edit, Match
-from porter.fact_queries import (BIT_OPS_32, LANE32, LANEW, MASK_PRODUCERS, SHUFFLES, SYNC_WITH_MASK, TID, W, W_HALF, WARP32,
-                       WARPW, WAVE_WIDE, FileView, FunctionView, call_args, is_32bit_int, is_64bit, shuffle_parts,
-                       strip, undeclared_shuffle)
+from porter.fact_queries import (BIT_OPS_32, LANE32, LANEW, MASK_PRODUCERS, SHUFFLES, SYNC_WITH_MASK, TID, W, W_HALF,
+                       W_MINUS_1, WARP32, WARPW, WAVE_WIDE, FileView, FunctionView, call_args, is_32bit_int, is_64bit,
+                       shuffle_parts, strip, undeclared_shuffle)
 from porter.lds.access_offsets import param_derefs
 from porter.rule_context import RuleContext
 from porter.targets import Target
@@ -75,11 +75,16 @@ def _loop_parts(view: FunctionView, loop: Node) -> tuple[str, int | str | None, 
 
 
 def _runs_to_one(view: FunctionView, cond: Node) -> bool:
-    """A halving loop's condition lets it reach offset 1 (`o > 0`, `o >= 1`, `o != 0`, `o`). A loop that stops
-    earlier (`o >= 4`) combines a data-layout-defined subgroup of lanes, not the warp."""
+    """A halving loop's condition lets it reach offset 1 (`o > 0`, `o >= 1`, `o != 0`, `o`), or may: a bound
+    known only at run time that is the same for every thread (`o >= lanes`, apex's reduce_block_into_lanes with
+    lanes = 1 by default). A loop that stops at a constant earlier (`o >= 4`) combines a data-layout-defined
+    subgroup of lanes, not the warp."""
     if cond.kind != "binop" or len(cond.children) != 2:
         return cond.kind in ("ref", "cast")
-    bound = view.const(cond.children[1])
+    limit = cond.children[1]
+    bound = view.const(limit)
+    if bound is None and cond.op in (">", ">=") and not view.depends_on_thread(limit):
+        return True
     return (cond.op, bound) in ((">", 0), (">=", 1), ("!=", 0))
 
 
@@ -258,6 +263,10 @@ def shuffle_half_wave(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Matc
             elif wave_fn is not None:
                 evidence = f"the code numbers lanes by the wavefront ({_lane_expr_text(facts, wave_fn, {LANEW, WARPW})})"
                 confidence = "medium"
+            elif (guard := _first_wave_guard(view, consumers, call, target)) is not None:
+                evidence = f"only the first wavefront runs it ('{_spell(facts, guard)}' at line " \
+                           f"{guard.loc.line}), all {target.wave_size} of its lanes holding values"
+                confidence = "medium"
             elif len(consumers) == 1 and view.fn.kind != "kernel" and file_wave is not None:
                 # a helper for other files: judge it by this file's notion of a warp
                 evidence = f"nothing here reads it at lanes 0 and 32, and this file numbers lanes by the " \
@@ -271,6 +280,15 @@ def shuffle_half_wave(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Matc
             yield Match(place.loc, {"kind": kind, "call": call.op, "line": str(call.loc.line), "evidence": evidence,
                                     "wave": str(target.wave_size)}, confidence=confidence, edits=edits)
     yield from _half_wave_helper_calls(facts, fv, target)
+
+
+def _first_wave_guard(view: FunctionView, consumers: list[FunctionView], call: Node, target: Target) -> Node | None:
+    """The `if (tid < warpSize)` (or `< 64` on a 64-lane target) that hands the call to exactly the first
+    wavefront, in code that has no 32-lane groups: the reduction is given a whole wavefront's values (apex's
+    reduce_block_into_lanes folds x[tid] and x[tid + warpSize] into them)."""
+    if _group_organized(consumers):
+        return None
+    return next((n for n, last in _thread_bounds(view, call) if last in (W_MINUS_1, target.wave_size - 1)), None)
 
 
 def _half_wave_helper_calls(facts: FileFacts, fv: FileView, target: Target) -> Iterator[Match]:
@@ -631,17 +649,27 @@ def _instantiated_patterns(fv: FileView) -> set[int]:
     return {id(v) for v in fv.views if v.fn.is_template and v.fn.name in instantiated}
 
 
-def _low_lanes_only(fv: FileView, view: FunctionView, call: Node) -> bool:
-    """Only lanes 0-31 reach the call: it sits under `if (x < n)` with x a thread index and n <= 32, or every
-    launch of the kernel has at most 32 threads per block."""
+def _thread_bounds(view: FunctionView, call: Node) -> Iterator[tuple[Node, int | str]]:
+    """(the comparison, the largest thread index it lets through) of each `if (x < n)` / `if (x <= n)` whose
+    then-branch holds the call, with x a thread index and n a constant (an int, or W-1 for `x < warpSize`)."""
     for anc in view.ancestors(call):
         if anc.kind != "if" or len(anc.children) < 2 or not any(call is n for n in anc.children[1].walk()):
             continue
         for n in anc.children[0].walk():
             if n.kind == "binop" and n.op in ("<", "<=") and len(n.children) == 2 \
-                    and view.depends_on_thread(n.children[0]) and isinstance(bound := view.const(n.children[1]), int) \
-                    and bound - (n.op == "<") < 32:
-                return True
+                    and view.depends_on_thread(n.children[0]):
+                bound = view.const(n.children[1])
+                if isinstance(bound, int):
+                    yield n, bound - (n.op == "<")
+                elif (n.op, bound) in (("<", W), ("<=", W_MINUS_1)):
+                    yield n, W_MINUS_1
+
+
+def _low_lanes_only(fv: FileView, view: FunctionView, call: Node) -> bool:
+    """Only lanes 0-31 reach the call: it sits under `if (x < n)` with x a thread index and n <= 32, or every
+    launch of the kernel has at most 32 threads per block."""
+    if any(isinstance(last, int) and last < 32 for _, last in _thread_bounds(view, call)):
+        return True
     launches = [la for la in fv.facts.launches if la.kernel == view.fn.name]
     return view.fn.kind == "kernel" and bool(launches) and all(
         la.block_dims is not None and la.block_dims[0] * la.block_dims[1] * la.block_dims[2] <= 32 for la in launches)
