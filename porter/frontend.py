@@ -1083,9 +1083,10 @@ class _Extractor:
     def _undeclared(self) -> tuple[str, ...]:
         """Names the file uses that no declaration it can see defines: clang's `use of undeclared identifier`,
         and the callees of template patterns whose lookup found nothing (clang defers those to instantiation and
-        says nothing). Their header is not on the include path; what they mean is guessed from the name."""
+        says nothing). Their header is not on the include path; what they mean is guessed from the name. A
+        function the file defines after a template that calls it is found at instantiation: not undeclared."""
         names = set(self.undeclared) | {undeclared_identifier(d) for d in self.errors}
-        return tuple(sorted(names - {""}))
+        return tuple(sorted(names - {""} - {f.name for f in self.functions}))
 
     def _launch_bounds(self, c: ci.Cursor, targs: dict[str, str], body: Node | None) -> tuple[int, ...]:
         """__launch_bounds__(a, b) is a macro of the stub (its uses are not recorded when it comes from the

@@ -65,6 +65,18 @@ __device__ float rotate_row(float v) {
   return row_shfl(v, src);
 }
 
+// Correct: a wrapper the file defines after the template that calls it is found when the template is
+// instantiated, so it is not an undeclared name.
+template <typename U>
+__device__ U rotate_row_later(U v) {
+  int src = (threadIdx.x + 1) & 31;
+  // ok: W64-007
+  return later_shfl(v, src);
+}
+
+template <typename U>
+__device__ U later_shfl(U v, int lane) { return __shfl(v, lane, 32); }
+
 // Correct: lanes numbered by the whole wavefront.
 template <typename U>
 __device__ U rotate_wave(U v) {
