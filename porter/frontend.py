@@ -261,16 +261,31 @@ _OUT_FILE, _OUT_LINE, _OUT_COL, _OUT_OFF = ctypes.c_void_p(), ctypes.c_uint(), c
 _OUT_ARGS = (ctypes.byref(_OUT_FILE), ctypes.byref(_OUT_LINE), ctypes.byref(_OUT_COL), ctypes.byref(_OUT_OFF))
 
 
+# What the two location calls below returned, by the location's raw encoding (CXSourceLocation.int_data, unique
+# within one translation unit; extract() clears them per file). Each call costs ~2 us, and a template's
+# instantiations share their source locations: in ggml's binbcast.cu 165,000 extent ends inside macros are 1,639
+# distinct locations.
+_EXPANSIONS: dict[int, tuple[int, int, int]] = {}
+_FILE_LINE_COLS: dict[int, tuple[int, int, int]] = {}
+
+
 def _expansion_line_col(cursor: ci.Cursor) -> tuple[int, int, int]:
     """(file handle, line, column) where the cursor's location is expanded (cursor.location's file/line/col)."""
-    _RAW.clang_getExpansionLocation(_RAW.clang_getCursorLocation(cursor), *_OUT_ARGS)
-    return _OUT_FILE.value or 0, _OUT_LINE.value, _OUT_COL.value
+    location = _RAW.clang_getCursorLocation(cursor)
+    hit = _EXPANSIONS.get(location.int_data)
+    if hit is None:
+        _RAW.clang_getExpansionLocation(location, *_OUT_ARGS)
+        hit = _EXPANSIONS[location.int_data] = (_OUT_FILE.value or 0, _OUT_LINE.value, _OUT_COL.value)
+    return hit
 
 
 def _file_line_col(location: ci.SourceLocation) -> tuple[int, int, int]:
     """(file handle, line, column) of the exact spelling place in a file (macro arguments resolved)."""
-    _LIB.clang_getFileLocation(location, *_OUT_ARGS)
-    return _OUT_FILE.value or 0, _OUT_LINE.value, _OUT_COL.value
+    hit = _FILE_LINE_COLS.get(location.int_data)
+    if hit is None:
+        _LIB.clang_getFileLocation(location, *_OUT_ARGS)
+        hit = _FILE_LINE_COLS[location.int_data] = (_OUT_FILE.value or 0, _OUT_LINE.value, _OUT_COL.value)
+    return hit
 
 
 # ------------------------------------------------------------------------------------------------- arguments
@@ -1461,6 +1476,8 @@ def extract(tu: ci.TranslationUnit, path: Path, target: str, text: str, pre: Pre
             ) -> FileFacts:
     """`pre`: the unit was parsed with a precompiled preamble (_parse_preamble)."""
     _TYPE_SPELLINGS.clear()  # keyed by pointers into this translation unit's AST
+    _EXPANSIONS.clear()
+    _FILE_LINE_COLS.clear()
     _INT_BITS.clear()
     facts = replace(_Extractor(tu, path, target, text, pre).run(), sha256=hashlib.sha256(text.encode()).hexdigest())
     return _mark_writes(facts)
