@@ -350,9 +350,18 @@ class FileView:
                         stack.append((callee, d + 1))
 
     def callers(self, view: FunctionView) -> Iterator[FunctionView]:
-        for v in self.views:
-            if v is not view and any(c.op == view.fn.name for c in v.calls()):
+        for v in self._callers_by_name.get(view.fn.name, ()):
+            if v is not view:
                 yield v
+
+    @cached_property
+    def _callers_by_name(self) -> dict[str, list[FunctionView]]:
+        """Name called -> the views that call it, in file order: callers() is asked for every device helper."""
+        out: dict[str, list[FunctionView]] = {}
+        for v in self.views:
+            for name in dict.fromkeys(c.op for c in v.calls()):
+                out.setdefault(name, []).append(v)
+        return out
 
     @cached_property
     def _template_arguments(self) -> dict[str, set[str]]:

@@ -1189,7 +1189,8 @@ def function_views(fv: FileView) -> Iterator[FunctionView]:
     owners = {d.function for d in fv.facts.shared if d.function}
     shared_refs = {d.ref for d in fv.facts.shared}
     views = fv.views
-    for view in views:  # device functions handed a shared array by a caller, directly or through a local alias
+    # device functions handed a shared array by a caller, directly or through a local alias (none without arrays)
+    for view in views if shared_refs else ():
         passed = shared_refs | {ref for ref, defs in view.defs.items() if len(defs) == 1
                                 and any(n.kind == "ref" and n.ref in shared_refs for n in defs[0].walk())}
         for call in view.calls():

@@ -35,6 +35,8 @@ class EvalError(ValueError):
 
 
 def _c_div(a: int, b: int) -> int:
+    if b > 0 and a >= 0:
+        return a // b   # the usual case (lane indices): Python's floor is C's truncation
     if b == 0:
         raise EvalError("division by zero")
     q = abs(a) // abs(b)
@@ -42,6 +44,8 @@ def _c_div(a: int, b: int) -> int:
 
 
 def _c_mod(a: int, b: int) -> int:
+    if b > 0 and a >= 0:
+        return a % b
     return a - b * _c_div(a, b)
 
 

@@ -87,6 +87,7 @@ def _analyze_file(ctx: RuleContext, default: tuple[int, int, int]) -> _FileAnaly
     except (LdsModelError, OSError, KeyError):
         reference = None
     out = _FileAnalysis()
+    evaluated: dict[tuple, ConflictResult] = {}
     for view in function_views(ctx.view):
         for block in function_blocks(facts, view.fn, default):
             walker = AccessWalker(ctx, view, block.dims, model.wave_size)
@@ -100,7 +101,7 @@ def _analyze_file(ctx: RuleContext, default: tuple[int, int, int]) -> _FileAnaly
             for acc in accesses:
                 groups.setdefault((view.fn.usr, acc.decl.ref), []).append(acc)
             for gkey, accs in groups.items():
-                _analyze_group(out, model, reference, facts, block, gkey, accs)
+                _analyze_group(out, model, reference, facts, block, gkey, accs, evaluated)
     return out
 
 
@@ -109,16 +110,31 @@ def _to_access(acc: LdsAccess) -> Access:
                   predicate=acc.predicate)
 
 
-def _evaluate(model: LdsModel, acc: LdsAccess, block: BlockGuess) -> tuple[LdsAccess, ConflictResult, str]:
+def _analyzed(model: LdsModel, access: Access, dims: tuple[int, int, int], samples: dict[str, tuple[int, ...]],
+              evaluated: dict[tuple, ConflictResult]) -> ConflictResult:
+    """analyze(), once per file for each distinct access, block and samples: a kernel's instantiations and
+    launches repeat them (causal_conv1d_bwd.cu: 67 distinct of 128). Raises as analyze() does."""
+    key = (model.target, access, dims, tuple(sorted(samples.items())))
+    try:
+        hit = evaluated.get(key)
+    except TypeError:   # an address given in an unhashable form
+        return analyze(model, access, dims, samples=samples)
+    if hit is None:
+        hit = evaluated[key] = analyze(model, access, dims, samples=samples)
+    return hit
+
+
+def _evaluate(model: LdsModel, acc: LdsAccess, block: BlockGuess, evaluated: dict[tuple, ConflictResult]
+              ) -> tuple[LdsAccess, ConflictResult, str]:
     """The access (concrete), its evaluation, and how its element size was chosen. An element whose size is a
     template parameter is tried at every scalar size and the least conflicted kept: what is then reported
     holds whatever the pattern is instantiated with."""
     if not acc.element:
-        return acc, analyze(model, _to_access(acc), block.dims, samples=acc.samples), ""
+        return acc, _analyzed(model, _to_access(acc), block.dims, acc.samples, evaluated), ""
     tried = []
     for size in ELEMENT_SIZES:
         concrete = acc.with_element_size(size)
-        tried.append((analyze(model, _to_access(concrete), block.dims, samples=acc.samples), size, concrete))
+        tried.append((_analyzed(model, _to_access(concrete), block.dims, acc.samples, evaluated), size, concrete))
         if tried[-1][0].conflict_free:
             return concrete, tried[-1][0], ""  # conflict-free at some size: nothing to report either way
     r, size, concrete = min(tried, key=lambda t: (t[0].degree, t[0].cycles, t[1]))
@@ -140,12 +156,13 @@ def _assumed_stride(acc: LdsAccess, block: BlockGuess) -> str:
 
 
 def _analyze_group(out: _FileAnalysis, model: LdsModel, reference: LdsModel | None, facts: FileFacts,
-                   block: BlockGuess, gkey: tuple[str, str], accs: list[LdsAccess]) -> None:
+                   block: BlockGuess, gkey: tuple[str, str], accs: list[LdsAccess],
+                   evaluated: dict[tuple, ConflictResult]) -> None:
     conflicted = False
     concrete: list[LdsAccess] = []
     for acc in accs:
         try:
-            acc, r, element = _evaluate(model, acc, block)
+            acc, r, element = _evaluate(model, acc, block, evaluated)
         except (LdsModelError, ValueError) as exc:
             loc = (acc.node.loc.line, acc.node.loc.col)
             out.unresolved.setdefault(loc, (Unresolved(acc.decl, acc.node, str(exc), acc.written), block))
@@ -155,7 +172,7 @@ def _analyze_group(out: _FileAnalysis, model: LdsModel, reference: LdsModel | No
         ref_r = None
         if reference is not None and not r.conflict_free:
             try:
-                ref_r = analyze(reference, _to_access(acc), block.dims, samples=acc.samples)
+                ref_r = _analyzed(reference, _to_access(acc), block.dims, acc.samples, evaluated)
             except (LdsModelError, ValueError):
                 ref_r = None
         loc = (acc.node.loc.line, acc.node.loc.col)

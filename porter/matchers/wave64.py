@@ -1317,11 +1317,13 @@ def _torch_width_in_host(facts: FileFacts, in_host: Callable[[int], bool], wave:
 def wavefront_macro_host(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
     facts, target = ctx.facts, ctx.target
     wave = str(target.wave_size)
-    ranges = {kind: [(f.loc.line, f.loc.end_line) for f in facts.functions if f.kind in kinds]
-              for kind, kinds in (("device", ("kernel", "device")), ("host", ("host",)))}
+    lines_of = {kind: {i for a, b in {(f.loc.line, f.loc.end_line) for f in facts.functions if f.kind in kinds}
+                       for i in range(a, b + 1)}
+                for kind, kinds in (("device", ("kernel", "device")), ("host", ("host",)))}
+    host_lines = lines_of["host"] - lines_of["device"]
 
     def in_host(line: int) -> bool:
-        return any(a <= line <= b for a, b in ranges["host"]) and not any(a <= line <= b for a, b in ranges["device"])
+        return line in host_lines
 
     lines = list(_code_lines(facts))
     for i, code in lines:
