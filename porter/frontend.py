@@ -731,6 +731,8 @@ class _Extractor:
         self.current_fn = ""
         self.seen_literals: set[tuple[int, int, int]] = set()
         self.ids: dict[tuple[int, int], str] = {}
+        # (path, raw start, raw end) -> Loc: a template's instantiations repeat their pattern's extents
+        self.locs: dict[tuple[str, int, int], Loc] = {}
         self.file_names: dict[int, str] = {}   # file handle -> base name (handles belong to this TU)
         self.helper_refs: dict[tuple[int, int], ci.Cursor] = {}   # device functions of project headers the code calls
         self.recovered: list[Recovered] = []
@@ -746,11 +748,17 @@ class _Extractor:
 
     def loc(self, cursor: ci.Cursor, with_end: bool = True) -> Loc:
         ext = _RAW.clang_getCursorExtent(cursor)
-        _, line, col = _file_line_col(_RAW.clang_getRangeStart(ext))
-        if not with_end:
-            return Loc(self.path, line, col)
-        _, eline, ecol = _file_line_col(_RAW.clang_getRangeEnd(ext))
-        return Loc(self.path, line, col, eline, ecol)
+        key = (self.path, ext.begin_int_data, ext.end_int_data if with_end else -1)
+        hit = self.locs.get(key)
+        if hit is None:
+            _, line, col = _file_line_col(_RAW.clang_getRangeStart(ext))
+            if with_end:
+                _, eline, ecol = _file_line_col(_RAW.clang_getRangeEnd(ext))
+                hit = Loc(self.path, line, col, eline, ecol)
+            else:
+                hit = Loc(self.path, line, col)
+            self.locs[key] = hit
+        return hit
 
     def _id(self, cursor: ci.Cursor) -> str:
         """A stable id for a declaration: name@line:col in its file, plus template arguments. Cached: the same
@@ -1178,8 +1186,9 @@ class _Extractor:
         if kind in ("BINARY_OPERATOR", "COMPOUND_ASSIGNMENT_OPERATOR"):
             kids = tuple(k for k in (self.convert(ch) for ch in _children(c)) if k is not None)
             op = _BINOPS.get(_LIB.clang_getCursorBinaryOperatorKind(c), "?")
-            value = _fold(op, kids, _type_spelling(c)) if len(kids) == 2 else None
-            return Node("binop", op=op, type=_type_spelling(c), value=value, loc=loc, children=kids)
+            tspell = _type_spelling(c)
+            value = _fold(op, kids, tspell) if len(kids) == 2 else None
+            return Node("binop", op=op, type=tspell, value=value, loc=loc, children=kids)
         if kind == "UNARY_OPERATOR":
             kids = tuple(k for k in (self.convert(ch) for ch in _children(c)) if k is not None)
             op = _UNOPS.get(_LIB.clang_getCursorUnaryOperatorKind(c), "?")
@@ -1190,8 +1199,9 @@ class _Extractor:
         if kind in _CASTS:
             kids = tuple(k for k in (self.convert(ch) for ch in _children(c)) if k is not None)
             size = _pointee_size(c.type)
-            value = kids[-1].value if kids and _is_int_type(_type_spelling(c)) else None
-            return Node("cast", op=_CASTS[kind], type=_type_spelling(c), value=value, ref=str(size or ""), loc=loc,
+            tspell = _type_spelling(c)
+            value = kids[-1].value if kids and _is_int_type(tspell) else None
+            return Node("cast", op=_CASTS[kind], type=tspell, value=value, ref=str(size or ""), loc=loc,
                         children=kids[-1:])
         if kind == "VAR_DECL":
             return self._var_decl(c, loc)
@@ -1237,11 +1247,11 @@ class _Extractor:
         ref = _referenced(c)
         rid = self._id(ref) if ref is not None else ""
         value = None
+        tspell = _type_spelling(c)
         if ref is not None and _kind(ref) in ("ENUM_CONSTANT_DECL", "VAR_DECL", "TEMPLATE_NON_TYPE_PARAMETER") and \
-                _is_int_type(_type_spelling(c)) and ("const" in _type_spelling(c) or
-                                                    _kind(ref) == "ENUM_CONSTANT_DECL"):
+                _is_int_type(tspell) and ("const" in tspell or _kind(ref) == "ENUM_CONSTANT_DECL"):
             value = _evaluate_int(c) if _spelling(c) != "warpSize" else None
-        return Node("ref", op=_spelling(c), type=_type_spelling(c), value=value, ref=rid,
+        return Node("ref", op=_spelling(c), type=tspell, value=value, ref=rid,
                     macro=self.macro_at.get((loc.line, loc.col), ""), loc=loc)
 
     def _call(self, c: ci.Cursor, loc: Loc) -> Node | None:
@@ -1327,11 +1337,12 @@ class _Extractor:
     def _var_decl(self, c: ci.Cursor, loc: Loc) -> Node:
         init_cursor = _LIB.clang_Cursor_getVarDeclInitializer(c)
         init = None
+        tspell = _type_spelling(c)
         if init_cursor is not None and init_cursor._kind_id not in _INVALID_KINDS:
             init = self.convert(init_cursor)
-            if init is not None and "dependent" in init.type and _is_int_type(_type_spelling(c)):
+            if init is not None and "dependent" in init.type and _is_int_type(tspell):
                 # a template pattern: every instantiation converts the value to the declared type
-                init = Node("cast", op="implicit", type=_type_spelling(c), loc=init.loc, children=(init,))
+                init = Node("cast", op="implicit", type=tspell, loc=init.loc, children=(init,))
         # array bounds are expressions too (their literals and macros belong in the Facts); the initializer,
         # when there is one, is the last child
         children = _children(c)
@@ -1341,9 +1352,8 @@ class _Extractor:
         bounds = tuple(k for k in (self.convert(ch) for ch in exprs) if k is not None)
         is_shared = any(_kind(ch) == "CUDASHARED_ATTR" for ch in children)
         rid = self._id(c)
-        value = init.value if init is not None and "const" in _type_spelling(c) and _is_int_type(_type_spelling(c)) \
-            else None
-        node = Node("decl", op=_spelling(c), type=_type_spelling(c), value=value, ref=rid,
+        value = init.value if init is not None and "const" in tspell and _is_int_type(tspell) else None
+        node = Node("decl", op=_spelling(c), type=tspell, value=value, ref=rid,
                     macro="shared" if is_shared else "", loc=loc,
                     children=((init,) if init is not None else ()) + ((Node("bounds", children=bounds),) if bounds else ()))
         if is_shared:
