@@ -179,13 +179,14 @@ def _referenced(c: ci.Cursor) -> ci.Cursor | None:
 
 
 def _spelling(c: ci.Cursor) -> str:
-    """c.spelling through the raw handle, cached where the bindings cache it."""
-    try:
-        return c._spelling  # type: ignore[attr-defined]
-    except AttributeError:
+    """c.spelling through the raw handle, cached where the bindings cache it (getattr with a default: a caught
+    AttributeError costs microseconds, and most cursors are spelled once)."""
+    spelling: str | None = getattr(c, "_spelling", None)
+    if spelling is None:
         cx = _RAW.clang_getCursorSpelling(c)
-        c._spelling = (_RAW.clang_getCString(cx) or b"").decode("utf-8", "replace")  # type: ignore[attr-defined]
-        return c._spelling
+        spelling = (_RAW.clang_getCString(cx) or b"").decode("utf-8", "replace")
+        c._spelling = spelling  # type: ignore[attr-defined]
+    return spelling
 
 
 # Type spellings by CXType identity (kind and the QualType's pointers, unique within one translation unit):
@@ -733,6 +734,7 @@ class _Extractor:
         self.ids: dict[tuple[int, int], str] = {}
         # (path, raw start, raw end) -> Loc: a template's instantiations repeat their pattern's extents
         self.locs: dict[tuple[str, int, int], Loc] = {}
+        self.body_tokens: dict[tuple[int, int], tuple[list[Tok], dict[tuple[int, int], int]]] = {}
         self.file_names: dict[int, str] = {}   # file handle -> base name (handles belong to this TU)
         self.helper_refs: dict[tuple[int, int], ci.Cursor] = {}   # device functions of project headers the code calls
         self.recovered: list[Recovered] = []
@@ -1064,9 +1066,7 @@ class _Extractor:
         errors = [d for d in self.errors if first <= d.loc.line <= last]
         if not errors:
             return body
-        toks = [Tok(t.spelling, t.location.line, t.location.column) for t in
-                self.tu.get_tokens(extent=ext) if t.kind != ci.TokenKind.COMMENT]
-        at = {(t.line, t.col): i for i, t in enumerate(toks)}
+        toks, at = self._body_tokens(ext)
         names = {n.op: (n.ref, n.type) for n in body.walk() if n.kind in ("decl", "ref") and n.op and n.ref}
         repaired = _Repair(self, toks, at, names, errors).node(body)
         covered = {line for n in repaired.walk() for line in range(n.loc.line, max(n.loc.line, n.loc.end_line) + 1)
@@ -1088,6 +1088,17 @@ class _Extractor:
             return repaired
         return replace(repaired, children=repaired.children + (Node("block", op="tokens", loc=repaired.loc,
                                                                     children=tuple(extra)),))
+
+    def _body_tokens(self, ext: ci.SourceRange) -> tuple[list[Tok], dict[tuple[int, int], int]]:
+        """A body's tokens (comments left out) and the index of each by position, read once per extent: a
+        template's instantiations have their pattern's body (reading tokens costs several libclang calls each)."""
+        key = (ext.begin_int_data, ext.end_int_data)
+        hit = self.body_tokens.get(key)
+        if hit is None:
+            toks = [Tok(t.spelling, t.location.line, t.location.column) for t in
+                    self.tu.get_tokens(extent=ext) if t.kind != ci.TokenKind.COMMENT]
+            hit = self.body_tokens[key] = (toks, {(t.line, t.col): i for i, t in enumerate(toks)})
+        return hit
 
     def _recovered_node(self, node: Node, reason: str) -> None:
         """Record what a tree read from tokens holds (literals, cross-lane calls, __shared__ accesses)."""
