@@ -17,6 +17,14 @@ LANEW = "laneW"      # position in the hardware wavefront: tid % warpSize, __lan
 WARP32 = "warp32"    # index of a 32-lane group: tid / 32, tid >> 5
 WARPW = "warpW"      # index of the hardware wavefront: tid / warpSize
 
+# PyTorch's wavefront width (c10/macros/Macros.h). Its ROCm definition changed between releases (warpSize, a device
+# variable; a constant of the device compilation only; a host overload that asks the device), and PyTorch's rule
+# is that host code asks at::cuda::warp_size(). Without the headers clang reports each use as undeclared. In device
+# code every release gives the device's width, except that old ones defined it as TORCH_ROCM_FIXED_WAVE for every
+# ROCm device: on a target of that width all releases agree.
+TORCH_WAVE = "C10_WARP_SIZE"
+TORCH_ROCM_FIXED_WAVE = 64
+
 # Symbolic constants: the wavefront width and the values derived from it.
 W, W_MINUS_1, W_HALF = "W", "W-1", "W/2"
 

@@ -288,6 +288,31 @@ def test_a_multi_line_call_dropped_by_libclang_still_reaches_its_helper(tmp_path
     assert [(f.rule_id, f.line) for f in result.findings if f.rule_id.startswith("LDS")] == [("LDS-001", 9)]
 
 
+TORCH_STRIDE = """#include <hip/hip_runtime.h>
+__global__ void partials(float* out) {
+  __shared__ float smem[1024];
+  smem[threadIdx.x] = out[threadIdx.x];
+  __syncthreads();
+  float acc = 0.f;
+  int lane = threadIdx.x % C10_WARP_SIZE;
+  if (lane < blockDim.x / C10_WARP_SIZE)
+    for (int i = 0; i < C10_WARP_SIZE; ++i) acc += smem[lane * C10_WARP_SIZE + i];
+  out[threadIdx.x] = acc;
+}
+"""
+
+
+@pytest.mark.parametrize("target, found", [("gfx942", True), ("gfx1100", False)])
+def test_c10_warp_size_without_its_header_is_the_wavefront_in_device_indexing(tmp_path: Path, target: str,
+                                                                               found: bool) -> None:
+    # every PyTorch release gives C10_WARP_SIZE = 64 on a 64-wide device; on a wave32 one older releases still said
+    # 64, so the lane stride is not known there and nothing is claimed
+    path = _write(tmp_path, "torch_lds.cu", TORCH_STRIDE)
+    result = analyze_one(Request(path=str(path), config=ParseConfig(), target=target))
+    lds = [(f.rule_id, f.line) for f in result.findings if f.rule_id.startswith("LDS")]
+    assert lds == ([("LDS-001", 9)] if found else [])
+
+
 MANY_INSTANCES = """#include <hip/hip_runtime.h>
 template <int W, bool A, bool B>
 __global__ void conv(float* o) {

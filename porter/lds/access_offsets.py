@@ -21,7 +21,7 @@ from math import prod
 from typing import Iterator, Sequence
 
 from porter.facts import FileFacts, Function, Launch, Node, SharedDecl
-from porter.fact_queries import FileView, FunctionView, call_args, strip
+from porter.fact_queries import TORCH_ROCM_FIXED_WAVE, TORCH_WAVE, FileView, FunctionView, call_args, strip
 from porter.lds.affine import EvalError, Expr, evaluate, symbols
 from porter.rule_context import RuleContext
 
@@ -767,6 +767,8 @@ class AccessWalker:
             if not self.wave_size:
                 raise Undetermined("warpSize in an index (the target's wavefront size is not known)", node)
             return self.wave_size
+        if node.op == TORCH_WAVE and not ref and self.wave_size == TORCH_ROCM_FIXED_WAVE:
+            return self.wave_size  # PyTorch's macro without its header: every release's device value here
         loop = self._loop_of_var(node)
         if loop is not None:
             return loop.value

@@ -16,9 +16,9 @@ from typing import Any, Callable, Iterable, Iterator
 
 from porter.facts import FileFacts, Launch, Loc, Node, from_byte_text, undeclared_identifier
 from porter.findings import Edit, Match
-from porter.fact_queries import (BIT_OPS_32, LANE32, LANEW, MASK_PRODUCERS, SHUFFLES, SYNC_WITH_MASK, TID, W, W_HALF,
-                       W_MINUS_1, WARP32, WARPW, WAVE_WIDE, FileView, FunctionView, call_args, is_32bit_int, is_64bit,
-                       shuffle_parts, strip, undeclared_shuffle)
+from porter.fact_queries import (BIT_OPS_32, LANE32, LANEW, MASK_PRODUCERS, SHUFFLES, SYNC_WITH_MASK, TID, TORCH_WAVE, W,
+                       W_HALF, W_MINUS_1, WARP32, WARPW, WAVE_WIDE, FileView, FunctionView, call_args, is_32bit_int,
+                       is_64bit, shuffle_parts, strip, undeclared_shuffle)
 from porter.lds.access_offsets import param_derefs
 from porter.rule_context import RuleContext
 from porter.targets import Target
@@ -1240,10 +1240,6 @@ _ARCH_MACRO = re.compile(r"\b(__AMDGCN_WAVEFRONT_SIZE(?:__)?|__GFX\d+__|__gfx\d+
 # since ROCm 7 not a constant expression.
 _ROCM_WAVE = r"\bHIPCUB_(?:DEVICE_)?WARP_THREADS\b|\brocprim::(?:device_)?warp_size\s*\(\s*\)"
 _DIRECTIVE = re.compile(r"^\s*#\s*(if|ifdef|ifndef|elif|else|endif|define)\b\s*(\w*)")
-# PyTorch's wavefront width (c10/macros/Macros.h). Its ROCm definition changed between releases (warpSize, a device
-# variable; a constant of the device compilation only; a host overload that asks the device), and PyTorch's rule
-# is that host code asks at::cuda::warp_size(). Without the headers clang reports each use as undeclared.
-_TORCH_WAVE = "C10_WARP_SIZE"
 
 
 def _code_lines(facts: FileFacts) -> Iterator[tuple[int, str]]:
@@ -1299,13 +1295,13 @@ def _torch_width_in_host(facts: FileFacts, in_host: Callable[[int], bool], wave:
     seen: set[tuple[int, int]] = set()
     for d in facts.diagnostics:
         line, col = d.loc.line, d.loc.col
-        if undeclared_identifier(d) != _TORCH_WAVE or d.loc.path != facts.path or (line, col) in seen or \
+        if undeclared_identifier(d) != TORCH_WAVE or d.loc.path != facts.path or (line, col) in seen or \
                 not in_host(line):
             continue
         seen.add((line, col))
         spelled = re.match(r"\w+", facts.byte_line(line)[col - 1:], re.ASCII)
-        name = spelled.group(0) if spelled else _TORCH_WAVE
-        via = "" if name == _TORCH_WAVE else f" (expanding to {_TORCH_WAVE})"
+        name = spelled.group(0) if spelled else TORCH_WAVE
+        via = "" if name == TORCH_WAVE else f" (expanding to {TORCH_WAVE})"
         yield Match(Loc(facts.path, line, col, line, col + len(name)),
                     {"what": f"host code uses {name}{via}, which PyTorch's ROCm headers (not on the include path) "
                              f"define for device code only: host code is to call at::cuda::warp_size()",
