@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Iterator
 
-from porter.facts import FileFacts, Function, Node
+from porter.facts import FileFacts, Function, Node, fold_int
 
 # Lane classes of an integer value (see lane_class).
 TID = "tid"          # a thread index that is not reduced to a lane: threadIdx.x, a global index
@@ -45,6 +45,14 @@ def strip(node: Node) -> Node:
                                                                                           "functional")):
         node = node.children[0]
     return node
+
+
+def same_expr(a: Node, b: Node) -> bool:
+    """The two expressions compute the same thing: the same tree of operators, variables and values, wherever
+    they are written."""
+    if a.kind != b.kind or a.op != b.op or a.ref != b.ref or a.value != b.value or len(a.children) != len(b.children):
+        return False
+    return all(same_expr(strip(x), strip(y)) for x, y in zip(a.children, b.children))
 
 
 def int_bits(facts: FileFacts, type_spelling: str) -> int | None:
@@ -174,6 +182,24 @@ class FunctionView:
             if a == W and ((b == 2 and node.op == "/") or (b == 1 and node.op == ">>")):
                 return W_HALF
         return None
+
+    def value_at(self, node: Node, wave: int, depth: int = 0) -> int | None:
+        """An integer value with warpSize taken as the target's wavefront width `wave`: `1024 / warpSize` is 16
+        on gfx942. None where the value is not known before run time."""
+        c = self.const(node)
+        if isinstance(c, int):
+            return c
+        if c is not None:
+            return {W: wave, W_MINUS_1: wave - 1, W_HALF: wave // 2}[c]
+        node = strip(node)
+        if depth > 8:
+            return None
+        if node.kind == "ref" and node.ref in self.decls and len(self.defs.get(node.ref, [])) == 1:
+            return self.value_at(self.defs[node.ref][0], wave, depth + 1)
+        if node.kind != "binop" or len(node.children) != 2:
+            return None
+        a, b = (self.value_at(k, wave, depth + 1) for k in node.children)
+        return fold_int(node.op, a, b) if a is not None and b is not None else None
 
     def facts_global_const(self, ref: str) -> int | str | None:
         for g in self.facts.globals:

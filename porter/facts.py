@@ -243,6 +243,27 @@ def split_lines(text: str) -> tuple[str, ...]:
     return tuple(_LINE_END.split(_LAST_END.sub("", text))) if text else ()
 
 
+def fold_int(op: str, a: int, b: int) -> int | None:
+    """C's value of `a op b` for integers (division truncates toward zero), or None where C leaves it
+    undefined (division by zero, a shift by a negative or too large count) or for an operator it does not fold."""
+    if op in ("/", "%"):
+        if b == 0:
+            return None
+        q = abs(a) // abs(b) if (a < 0) == (b < 0) else -(abs(a) // abs(b))
+        return q if op == "/" else a - q * b
+    if op in ("<<", ">>"):
+        return (a << b if op == "<<" else a >> b) if 0 <= b < 64 else None
+    if op in _COMPARISONS:
+        return int(_COMPARISONS[op](a, b))
+    return _ARITH.get(op, lambda _a, _b: None)(a, b)
+
+
+_ARITH = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b, "&": lambda a, b: a & b,
+          "|": lambda a, b: a | b, "^": lambda a, b: a ^ b}
+_COMPARISONS = {"<": lambda a, b: a < b, ">": lambda a, b: a > b, "<=": lambda a, b: a <= b,
+                ">=": lambda a, b: a >= b, "==": lambda a, b: a == b, "!=": lambda a, b: a != b}
+
+
 _LINE_END = re.compile(r"\r\n|\r|\n")
 _LAST_END = re.compile(r"(?:\r\n|\r|\n)\Z")
 

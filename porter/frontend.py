@@ -29,8 +29,8 @@ import clang.cindex as ci
 from porter import __version__, preamble
 from porter.analysis import SOURCE_SUFFIXES
 from porter.facts import (CrossLaneCall, Diagnostic, FileFacts, Function, IntLiteral, Launch, Loc, MacroDef,
-                          MacroUse, Node, Param, Recovered, SharedAccess, SharedDecl, Skipped, split_lines,
-                          undeclared_identifier)
+                          MacroUse, Node, Param, Recovered, SharedAccess, SharedDecl, Skipped, fold_int,
+                          split_lines, undeclared_identifier)
 from porter.frontend_config import ParseConfig
 from porter.resources import package_path
 from porter.token_reader import Reader, Tok
@@ -1549,6 +1549,18 @@ class _Repair:
                 call = Node("call", op=self.toks[i].text, loc=n.loc, children=args)
                 self.ex._recovered_node(call, self.reason(call.loc.line))
                 return call
+        if n.kind == "index" and len(n.children) == 1:
+            # the array of a subscript read from an invalid declaration (`__shared__ float s[1024 / warpSize]`
+            # in a template: clang keeps the index but exposes no array): its name is the subscript's first token
+            i = self.at.get((n.loc.line, n.loc.col))
+            if i is not None and self.toks[i].text in self.names:
+                ref, typ = self.names[self.toks[i].text]
+                t = self.toks[i]
+                base = Node("ref", op=t.text, type=typ, ref=ref, loc=Loc(self.ex.path, t.line, t.col, t.line,
+                                                                         t.col + len(t.text)))
+                index = replace(n, children=(base, self.node(n.children[0])))
+                self.ex._recovered_node(index, self.reason(index.loc.line))
+                return index
         if not n.children:
             return n
         kids = tuple(self.node(k) for k in n.children)
@@ -1767,25 +1779,7 @@ def _local_dims(node: Node, decls: dict[str, Node], assigned: set[str],
 
 def _fold(op: str, kids: tuple[Node, ...], type_spelling: str) -> int | None:
     a, b = kids[0].value, kids[1].value
-    if a is None or b is None:
-        return None
-    try:
-        if op == "+": v = a + b
-        elif op == "-": v = a - b
-        elif op == "*": v = a * b
-        elif op == "/": v = int(a / b) if b else None
-        elif op == "%": v = a - int(a / b) * b if b else None
-        elif op == "<<": v = a << b if 0 <= b < 64 else None
-        elif op == ">>": v = a >> b if 0 <= b < 64 else None
-        elif op == "&": v = a & b
-        elif op == "|": v = a | b
-        elif op == "^": v = a ^ b
-        elif op in ("<", ">", "<=", ">=", "==", "!="):
-            v = int({"<": a < b, ">": a > b, "<=": a <= b, ">=": a >= b, "==": a == b, "!=": a != b}[op])
-        else:
-            return None
-    except (OverflowError, ZeroDivisionError):
-        return None
+    v = fold_int(op, a, b) if a is not None and b is not None else None
     if v is not None and "unsigned" in type_spelling:
         bits = 64 if "long" in type_spelling else 32
         v &= (1 << bits) - 1

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from porter.facts import Loc, Node
+from porter.facts import Loc, Node, fold_int
 
 
 # Deeper nesting is not read (each level costs ~15 Python frames; generated code nests thousands deep).
@@ -401,11 +401,4 @@ def _result_type(op: str, a: str, b: str) -> str:
 
 
 def _fold(op: str, a: int | None, b: int | None) -> int | None:
-    if a is None or b is None:
-        return None
-    try:
-        return {"+": a + b, "-": a - b, "*": a * b, "/": int(a / b) if b else None, "%": a % b if b else None,
-                "<<": a << b if 0 <= b < 64 else None, ">>": a >> b if 0 <= b < 64 else None, "&": a & b,
-                "|": a | b, "^": a ^ b}.get(op)
-    except (OverflowError, ZeroDivisionError):
-        return None
+    return fold_int(op, a, b) if a is not None and b is not None else None

@@ -98,6 +98,26 @@ template <typename T> __device__ T max_into_lanes(T* x, T val, int lanes = 1) {
 """
 
 
+# exllamav2's rms_norm before 6feebfb: NUM_WARPS = 1024 / warpSize is not a constant, so clang rejects the
+# array and, in the template, exposes the subscripts that read it without their array
+PARTIALS_FROM_WARPSIZE = """#include <hip/hip_runtime.h>
+#define NUM_WARPS (1024 / warpSize)
+template <int K>
+__global__ void norm(const float* x, float* y) {
+  int lane = threadIdx.x % warpSize;
+  float v = x[threadIdx.x] * K;
+  __shared__ float sums[NUM_WARPS];
+  for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_xor(v, o);
+  if (lane == 0) sums[threadIdx.x / warpSize] = v;
+  __syncthreads();
+  v = sums[lane];
+  float g = lane < NUM_WARPS ? sums[lane] : 0.0f;
+  for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_xor(v, o);
+  y[threadIdx.x] = v + g;
+}
+"""
+
+
 def _write(tmp_path: Path, name: str, text: str) -> Path:
     path = tmp_path / name
     path.write_text(text)
@@ -162,6 +182,17 @@ def test_statements_dropped_by_a_missing_header_are_read_from_tokens(tmp_path: P
     facts = analyze_file(path, ParseConfig())
     assert {r.loc.line for r in facts.recovered} == {5, 6}
     assert any(lit.value == 2 and lit.loc.line == 6 for lit in facts.literals)   # WS / 2
+
+
+def test_a_subscript_of_an_array_clang_rejected_keeps_its_array(tmp_path: Path) -> None:
+    path = _write(tmp_path, "rms.cu", PARTIALS_FROM_WARPSIZE)
+    facts = analyze_file(path, ParseConfig())
+    reads = [(a.array, a.loc.line) for a in facts.shared_accesses if not a.is_write]
+    assert reads == [("sums", 11), ("sums", 12)]
+    assert {r.loc.line for r in facts.recovered} == {11, 12}
+    # lanes 16-63 read past the 16 partials at line 11; line 12 keeps them out
+    assert [(f.rule_id, f.line, f.confidence) for f in _analyze(path).findings if f.rule_id == "W64-008"] == \
+        [("W64-008", 11, "low")]
 
 
 def test_parse_loss_is_in_the_json_report(tmp_path: Path) -> None:
@@ -311,6 +342,16 @@ def test_c10_warp_size_without_its_header_is_the_wavefront_in_device_indexing(tm
     result = analyze_one(Request(path=str(path), config=ParseConfig(), target=target))
     lds = [(f.rule_id, f.line) for f in result.findings if f.rule_id.startswith("LDS")]
     assert lds == ([("LDS-001", 9)] if found else [])
+
+
+def test_integers_read_from_tokens_fold_as_c_computes_them() -> None:
+    import re
+
+    from porter.token_reader import Reader, Tok
+    src = "a = -7 / 2; b = -7 % 2; c = 4611686018427387905 / 1; d = 1 / 0; e = 1 << 64;"
+    toks = [Tok(t, 1, i + 1) for i, t in enumerate(re.findall(r"[A-Za-z_]\w*|\d+|<<|\S", src))]
+    values = [st.children[1].value for st in Reader(toks, "fold.cu").statements()]
+    assert values == [-3, -1, 4611686018427387905, None, None]   # truncation toward zero, exact, undefined left out
 
 
 MANY_INSTANCES = """#include <hip/hip_runtime.h>

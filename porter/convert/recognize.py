@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Iterable
 
 from porter.facts import FileFacts, Node, Param
-from porter.fact_queries import SHUFFLES, FileView, FunctionView, strip
+from porter.fact_queries import SHUFFLES, FileView, FunctionView, same_expr, strip
 from porter.families import FAMILIES, hooks
 
 EXP = {"expf", "__expf", "exp", "exp2f", "__exp2f", "exp2", "hexp", "h2exp"}
@@ -279,12 +279,6 @@ def _float_literal(facts: FileFacts, node: Node) -> float | None:
     m = re.fullmatch(r"\s*(\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?)[fF]?\s*",
                      facts.lines[loc.line - 1][loc.col - 1:loc.end_col - 1])
     return float(m.group(1)) if m else None
-
-
-def same_expr(a: Node, b: Node) -> bool:
-    if a.kind != b.kind or a.op != b.op or a.ref != b.ref or a.value != b.value or len(a.children) != len(b.children):
-        return False
-    return all(same_expr(strip(x), strip(y)) for x, y in zip(a.children, b.children))
 
 
 def _load_root(view: FunctionView, node: Node, names: set[str], depth: int = 0) -> str:

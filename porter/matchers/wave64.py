@@ -18,7 +18,7 @@ from porter.facts import FileFacts, Launch, Loc, Node, from_byte_text, undeclare
 from porter.findings import Edit, Match
 from porter.fact_queries import (BIT_OPS_32, LANE32, LANEW, MASK_PRODUCERS, SHUFFLES, SYNC_WITH_MASK, TID, TORCH_WAVE, W,
                        W_HALF, W_MINUS_1, WARP32, WARPW, WAVE_WIDE, FileView, FunctionView, call_args, is_32bit_int,
-                       is_64bit, shuffle_parts, strip, undeclared_shuffle)
+                       is_64bit, same_expr, shuffle_parts, strip, undeclared_shuffle)
 from porter.lds.access_offsets import param_derefs
 from porter.rule_context import RuleContext
 from porter.targets import Target
@@ -432,6 +432,7 @@ def lane_arith_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
         shuffles = any(True for v in [view, *fv.callees(view)] for _ in v.calls(SHUFFLES))
         mixed = _wave_organized([view]) if shuffles else None
         reduces = _default_warp_reduces(ctx, view.fn.loc)
+        tree: Node | None = None
         if wave_call is not None:
             reason = f"'{wave_call.op}' (line {wave_call.loc.line}) works on all {target.wave_size} lanes"
             confidence = "high" if wave_call.op in MASK_PRODUCERS else "medium"
@@ -444,7 +445,8 @@ def lane_arith_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
                      f"({_lane_expr_text(facts, mixed, {LANEW, WARPW})})"
             confidence = "medium"
         elif (tree := _wave_shuffle_loop([view, *fv.callees(view)])) is not None:
-            reason = f"the shuffle loop at line {tree.loc.line} starts at warpSize / 2 and combines all " \
+            start = _spell(facts, _init_value(tree.children[0]))
+            reason = f"the shuffle loop at line {tree.loc.line} starts at {start} and combines all " \
                      f"{target.wave_size} lanes, so lane 32 holds a partial result that its group reads as the warp's"
             confidence = "medium"
         else:
@@ -455,6 +457,8 @@ def lane_arith_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
         for node, what in _group_counts(facts, view):
             yield Match(node.loc, {"expr": _spell(facts, node), "what": what, "reason": reason,
                                    "wave": str(target.wave_size)}, confidence="medium")
+        if tree is not None:
+            yield from _group_lanes_after_tree(facts, view, tree, target)
         yield from _group_lane_meets_wave_lane(facts, view, target)
 
 
@@ -525,15 +529,86 @@ def _group_lane_meets_wave_lane(facts: FileFacts, view: FunctionView, target: Ta
                 break
 
 
-def _wave_shuffle_loop(views: Iterable[FunctionView]) -> Node | None:
-    """A shuffle loop whose offsets start at warpSize / 2 (or warpSize): a reduction over the whole wavefront."""
-    for v in views:
-        for loop in (n for n in v.nodes() if n.kind == "for"):
-            parts = _loop_parts(v, loop)
-            if parts and parts[1] in (W_HALF, W) and any(c.kind == "call" and c.op in SHUFFLES
-                                                         for c in parts[3].walk()):
-                return loop
+def _group_lanes_after_tree(facts: FileFacts, view: FunctionView, tree: Node, target: Target) -> Iterator[Match]:
+    """What 32-lane ids do with the result of a reduction over the whole wavefront: `lane == 0` singles out
+    lanes 0 and 32, which both act on the result, and `v = sums[lane]` reads slots 0-31 in both halves of the
+    wavefront, so a second wavefront-wide reduction of v counts every slot twice."""
+    wave = target.wave_size
+    loops = _wave_shuffle_loops(view)
+    start = min((loop.loc.line for loop in loops), default=0)   # a tree in a callee: the whole function
+    shared = {n.ref for n in view.nodes() if n.kind == "decl" and n.macro == "shared"}
+    for node in view.nodes():
+        if node.loc.line < start:
+            continue
+        pick = _group_lane_pick(view, node)
+        if pick is not None:
+            last = max((loop for loop in loops if loop.loc.line <= node.loc.line), key=lambda n: n.loc.line,
+                       default=tree)
+            yield Match(node.loc, {"expr": _spell(facts, node), "what": f"singles out two lanes of each {wave}-lane "
+                                   f"wavefront ({pick} and {pick + 32})", "reason": f"{_tree_result(last, wave)}: "
+                                   f"what it selects is done twice per wavefront", "wave": str(wave)},
+                        confidence="medium")
+            continue
+        var, value = _assigned(node)
+        if value is None or value.kind != "index" or len(value.children) != 2 \
+                or strip(value.children[0]).ref not in shared or view.lane_class(value.children[1]) != LANE32:
+            continue
+        again = next((loop for loop in loops if loop.loc.line >= node.loc.line and any(
+            c.kind == "call" and c.op in SHUFFLES and (v := shuffle_parts(c)[0]) is not None and strip(v).ref == var
+            for c in loop.walk())), None)
+        if again is not None:
+            yield Match(value.loc, {"expr": _spell(facts, value), "what": f"reads slots 0-31 in both halves of "
+                                    f"each {wave}-lane wavefront", "reason": f"the shuffle loop at line "
+                                    f"{again.loc.line} then adds up all {wave} lanes: every slot is counted twice",
+                                    "wave": str(wave)}, confidence="medium")
+
+
+def _tree_result(tree: Node, wave: int) -> str:
+    """Where a wavefront-wide shuffle loop leaves its result: in every lane (a butterfly) or in lane 0."""
+    if all(c.op.startswith("__shfl_xor") for c in tree.walk() if c.kind == "call" and c.op in SHUFFLES):
+        return f"after the shuffle loop at line {tree.loc.line}, which combines all {wave} lanes, both hold the " \
+               f"wavefront's total"
+    return f"the shuffle loop at line {tree.loc.line} combines all {wave} lanes into lane 0 and leaves lane 32 a " \
+           f"partial result"
+
+
+def _group_lane_pick(view: FunctionView, node: Node) -> int | None:
+    """k of a test `lane == k` / `lane != k` / `!lane` on a 32-lane id, which holds at lanes k and k + 32."""
+    if node.kind == "unop" and node.op == "!" and node.children and view.lane_class(node.children[0]) == LANE32:
+        return 0
+    if node.kind != "binop" or node.op not in ("==", "!=") or len(node.children) != 2:
+        return None
+    for lane, k in (node.children, node.children[::-1]):
+        value = view.const(k)
+        if isinstance(value, int) and 0 <= value < 32 and view.lane_class(lane) == LANE32:
+            return value
     return None
+
+
+def _assigned(node: Node) -> tuple[str, Node | None]:
+    """(variable id, value) of `v = value` or `T v = value`; ('', None) for anything else."""
+    if node.kind == "binop" and node.op == "=" and len(node.children) == 2 and strip(node.children[0]).kind == "ref":
+        return strip(node.children[0]).ref, strip(node.children[1])
+    if node.kind == "decl" and node.children and node.children[0].kind != "bounds":
+        return node.ref, strip(node.children[0])
+    return "", None
+
+
+def _wave_shuffle_loops(view: FunctionView) -> list[Node]:
+    """Shuffle loops whose offsets start at warpSize / 2 or warpSize, or at 32 with the default width: reductions
+    and butterflies over the whole wavefront."""
+    out = []
+    for loop in (n for n in view.nodes() if n.kind == "for"):
+        parts = _loop_parts(view, loop)
+        calls = [c for c in parts[3].walk() if c.kind == "call" and c.op in SHUFFLES] if parts else []
+        if calls and (parts[1] in (W_HALF, W) or (parts[1] == 32 and all(map(_is_default_width, calls)))):
+            out.append(loop)
+    return out
+
+
+def _wave_shuffle_loop(views: Iterable[FunctionView]) -> Node | None:
+    """The first loop of these functions that shuffles across the whole wavefront."""
+    return next((loop for v in views for loop in _wave_shuffle_loops(v)), None)
 
 
 _WARPISH = re.compile(r"(?i)warp|wave")
@@ -926,12 +1001,59 @@ def per_warp_array_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Matc
                 yield Match(counts[r].loc, {"what": f"{slots} '{counts[r].op}' is defined here as a count of "
                                                     f"32-lane warps: half of the slots are never written",
                                             "wave": str(target.wave_size)})
+        yield from _lanes_past_partials(ctx, view, shared_decls)
         for node, twin in _counts_32_lanes(facts, view, _wave_products(ctx, [view])):
             yield Match(node.loc, {"what": f"'{_spell(facts, node)}' sizes for a warp of 32 lanes what the code "
                                            f"covers with '{_spell(facts, twin)}' (line {twin.loc.line}), a "
                                            f"{target.wave_size}-lane wavefront's worth: the lanes past 32 work "
                                            f"beyond the space it rounds to", "wave": str(target.wave_size)},
                         confidence="medium")
+
+
+def _lanes_past_partials(ctx: RuleContext, view: FunctionView, decls: dict[str, Node]) -> Iterator[Match]:
+    """`v = partial[lane]` with lane a wavefront lane id (0-63) from an array of per-warp partials (indexed by
+    warp ids elsewhere) that holds fewer slots than the wavefront has lanes (NUM_WARPS = 1024 / warpSize is 16),
+    with nothing in the way of the lanes past the last slot: they read beyond the array, and whatever lies there
+    enters the reduction that follows."""
+    facts, wave = ctx.facts, ctx.target.wave_size
+    per_warp = {ref for ref, index, _, _ in _slot_uses(ctx, view, decls) if view.lane_class(index) in (WARPW, WARP32)}
+    if not per_warp:
+        return
+    subscripts = {(n.loc.line, n.loc.col): n for n in view.nodes() if n.kind == "index"}
+    for a in facts.shared_accesses:
+        node = subscripts.get((a.loc.line, a.loc.col))
+        if a.function != view.fn.usr or a.ref not in per_warp or a.is_write or len(a.indices) != 1 or node is None \
+                or view.lane_class(a.indices[0]) != LANEW:
+            continue
+        bounds = next((k for k in decls[a.ref].children if k.kind == "bounds" and k.children), None)
+        slots = view.value_at(bounds.children[0], wave) if bounds is not None else None
+        if slots is None or slots >= wave or _bounded(view, node, slots, wave):
+            continue
+        extent = _bracket_text(facts, decls[a.ref]).strip()
+        spelled = "" if extent == str(slots) else f" ([{extent}] with warpSize = {wave})"
+        yield Match(a.loc, {"what": f"'{_spell(facts, node)}' is read by every lane of the {wave}-lane wavefront "
+                                    f"('{_spell(facts, a.indices[0])}' is a wavefront lane id, 0-{wave - 1}), but "
+                                    f"'{a.array}' holds {slots} per-warp partials{spelled} and nothing keeps lanes "
+                                    f"{slots}-{wave - 1} out: they read past the array", "wave": str(wave)})
+
+
+def _bounded(view: FunctionView, node: Node, slots: int, wave: int) -> bool:
+    """The read is inside a branch or loop whose condition compares a thread-dependent value with a bound
+    (`lane < NUM_WARPS ? s[lane] : 0`, `if (threadIdx.x < blockDim.x / warpSize)`), unless that bound is a known
+    number past the array's slots."""
+    below = node
+    for up in view.ancestors(node):
+        cond = {"if": 0, "cond": 0, "while": 0, "for": 1, "binop": 0}.get(up.kind)
+        if cond is not None and (up.kind != "binop" or up.op in ("&&", "||")) and len(up.children) > cond \
+                and up.children[cond] is not below:
+            for test in up.children[cond].walk():
+                if test.kind == "binop" and test.op in ("<", "<=", ">", ">=") and len(test.children) == 2 \
+                        and any(view.depends_on_thread(k) for k in test.children):
+                    limits = [view.value_at(k, wave) for k in test.children if not view.depends_on_thread(k)]
+                    if not any(v is not None and v > slots for v in limits):
+                        return True
+        below = up
+    return False
 
 
 def _slot_uses(ctx: RuleContext, view: FunctionView, decls: dict[str, Node]) -> Iterator[tuple[str, Node, Loc, str]]:
@@ -1050,12 +1172,17 @@ def host_launch_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
             left = strip(node.children[0])
             names = [n.op for n in node.walk() if n.kind == "ref"]
             parent = view.parent(node)
-            while parent is not None and parent.kind in ("cast", "binop") and parent.kind != "decl":
+            # `blocks_per_warp = DIVIDE(dim, NUM_WARPS * WARP_SIZE)`: the name is the quotient's, not its divisor's
+            # (nor the divisor's copy in the round-up `(dim + d - 1) / d`)
+            divisor = False
+            while parent is not None and parent.kind in ("cast", "binop"):
+                divisor |= parent.kind == "binop" and parent.op in ("/", ">>") and len(parent.children) == 2 \
+                    and same_expr(strip(node), strip(parent.children[1]))
                 nxt = view.parent(parent)
                 if nxt is None:
                     break
                 parent = nxt
-            if parent is not None and parent.kind == "decl":
+            if parent is not None and parent.kind == "decl" and not divisor:
                 names.append(parent.op)
             ceil_div = left.kind == "binop" and left.op == "+" and view.const(left.children[1]) == 31
             if not (any(warpish.search(n) for n in names) or (ceil_div and node.op == "/"

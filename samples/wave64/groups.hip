@@ -96,6 +96,43 @@ __global__ void tree_then_waves(const float* in, float* partial) {
   if (lane == 0) partial[blockIdx.x * 4 + threadIdx.x / warpSize] = v;
 }
 
+// Bug: a butterfly over the whole wavefront read back by 32-lane ids (exllamav2's rms_norm before 5a61d6e): after
+// it every lane holds the wavefront's total, lane_id == 0 holds at lanes 0 and 32, so each total is stored twice,
+// and the second stage reads slots 0-31 in both halves of the wavefront before a second butterfly: 4x the sum.
+__global__ void butterfly_then_groups(const float* in, float* out) {
+  __shared__ float sums[32];
+  // expect: W64-002
+  const int warp_id = threadIdx.x / 32;
+  // expect: W64-002
+  const int lane_id = threadIdx.x % 32;
+  float v = in[blockIdx.x * 1024 + threadIdx.x];
+  for (int o = 32; o > 0; o /= 2) v += __shfl_xor(v, o);
+  // expect: W64-002
+  if (lane_id == 0) sums[warp_id] = v;
+  __syncthreads();
+  // expect: W64-002
+  v = sums[lane_id];
+  for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_xor(v, o);
+  if (threadIdx.x == 0) out[blockIdx.x] = v;
+}
+
+// Correct: the same two stages numbered by the wavefront; the second stage reads only the slots written.
+__global__ void butterfly_then_waves(const float* in, float* out) {
+  __shared__ float sums[16];
+  const int warp_id = threadIdx.x / warpSize;
+  // ok: W64-002
+  const int lane_id = threadIdx.x % warpSize;
+  float v = in[blockIdx.x * 1024 + threadIdx.x];
+  for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_xor(v, o);
+  // ok: W64-002
+  if (lane_id == 0) sums[warp_id] = v;
+  __syncthreads();
+  // ok: W64-002, W64-008
+  v = lane_id < blockDim.x / warpSize ? sums[lane_id] : 0.0f;
+  for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_xor(v, o);
+  if (threadIdx.x == 0) out[blockIdx.x] = v;
+}
+
 // Bug: the leader is a wavefront lane (0-63) from the ballot; a 32-lane id matches it in two lanes or none.
 __global__ void elect_leader(const int* flags, int* counts) {
   // expect: W64-002

@@ -89,6 +89,20 @@ void launch_column_sums(float* dbias, const float* dout, int rows, int cols, int
   column_sums<<<grid_wave, 128>>>(dbias, dout, rows, cols);
 }
 
+// A warp-named count of blocks: its divisor, 32 warps of 32 threads, is the block and counts threads; the
+// round-up macro writes it twice (exllamav2's rms_norm launcher). A warp count from the same macro is reported.
+#define DIVIDE(x, size) (((x) + (size) - 1) / (size))
+#define ROW_WARPS 32
+#define ROW_WARP_THREADS 32
+
+void launch_rows_per_block(float* x, int dim) {
+  // ok: W64-009
+  int blocks_per_warp = DIVIDE(dim, ROW_WARPS * ROW_WARP_THREADS);
+  // expect: W64-009
+  int warps_per_row = DIVIDE(dim, 32);
+  rows_per_wave<<<blocks_per_warp, warps_per_row>>>(x);
+}
+
 // The macro that stands for the width is the line to change (vllm's cuda_compat.h shape).
 // expect: W64-010
 #define WAVE_WIDTH warpSize

@@ -74,3 +74,52 @@ __global__ void block_reduce_const_ok(const float* in, float* out) {
     out[blockIdx.x] = s;
   }
 }
+
+// Bug: one partial per 64-lane wavefront (256 / 64 = 4 slots) read back by all 64 lanes of each wavefront:
+// lanes 4-63 read past the array and the reduction adds what lies there (exllamav2's rms_norm before 6feebfb).
+__global__ void block_reduce_all_lanes(const float* in, float* out) {
+  __shared__ float partial[256 / 64];
+  int lane = threadIdx.x % warpSize;
+  float v = in[blockIdx.x * 256 + threadIdx.x];
+  for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_xor(v, o);
+  if (lane == 0) partial[threadIdx.x / warpSize] = v;
+  __syncthreads();
+  // expect: W64-008
+  v = partial[lane];
+  for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_xor(v, o);
+  if (threadIdx.x == 0) out[blockIdx.x] = v;
+}
+
+// Correct: the lanes past the partials take 0 (6feebfb).
+__global__ void block_reduce_lanes_guarded(const float* in, float* out) {
+  __shared__ float partial[256 / 64];
+  int lane = threadIdx.x % warpSize;
+  float v = in[blockIdx.x * 256 + threadIdx.x];
+  for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_xor(v, o);
+  if (lane == 0) partial[threadIdx.x / warpSize] = v;
+  __syncthreads();
+  // ok: W64-008
+  v = lane < 256 / 64 ? partial[lane] : 0.0f;
+  for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_xor(v, o);
+  if (threadIdx.x == 0) out[blockIdx.x] = v;
+}
+
+// Bug: the same read in a kernel template whose partials are counted from warpSize, an array bound that ROCm 7
+// rejects (W64-010) and that leaves clang no type for the array: the read is still found.
+// expect: W64-010
+#define WAVES (1024 / warpSize)
+
+template <int K>
+__global__ void block_reduce_waves(const float* in, float* out) {
+  // expect: W64-010
+  __shared__ float sums[WAVES];
+  const int lane = threadIdx.x % warpSize;
+  float v = in[blockIdx.x * 1024 + threadIdx.x] * K;
+  for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_xor(v, o);
+  if (lane == 0) sums[threadIdx.x / warpSize] = v;
+  __syncthreads();
+  // expect: W64-008
+  v = sums[lane];
+  for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_xor(v, o);
+  if (threadIdx.x == 0) out[blockIdx.x] = v;
+}
