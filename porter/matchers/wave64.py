@@ -724,11 +724,16 @@ def _instantiated_patterns(fv: FileView) -> set[int]:
     return {id(v) for v in fv.views if v.fn.is_template and v.fn.name in instantiated}
 
 
-def _thread_bounds(view: FunctionView, call: Node) -> Iterator[tuple[Node, int | str]]:
+def _thread_bounds(view: FunctionView, call: Node) -> Iterator[tuple[Node, int | str | None]]:
     """(the comparison, the largest thread index it lets through) of each `if (x < n)` / `if (x <= n)` whose
-    then-branch holds the call, with x a thread index and n a constant (an int, or W-1 for `x < warpSize`)."""
+    then-branch holds the call (or `x < n ? call : ...`, `x < n && call`), with x a thread index: n a constant
+    (an int, or W-1 for `x < warpSize`), or None for a bound not known before run time (blockDim.x / warpSize)."""
+    below = call
     for anc in view.ancestors(call):
-        if anc.kind != "if" or len(anc.children) < 2 or not any(call is n for n in anc.children[1].walk()):
+        guarded = len(anc.children) >= 2 and anc.children[1] is below and (
+            anc.kind in ("if", "cond") or (anc.kind == "binop" and anc.op == "&&"))
+        below = anc
+        if not guarded:
             continue
         for n in anc.children[0].walk():
             if n.kind == "binop" and n.op in ("<", "<=") and len(n.children) == 2 \
@@ -738,6 +743,8 @@ def _thread_bounds(view: FunctionView, call: Node) -> Iterator[tuple[Node, int |
                     yield n, bound - (n.op == "<")
                 elif (n.op, bound) in (("<", W), ("<=", W_MINUS_1)):
                     yield n, W_MINUS_1
+                elif bound is None:
+                    yield n, None
 
 
 def _low_lanes_only(fv: FileView, view: FunctionView, call: Node) -> bool:
@@ -1038,21 +1045,12 @@ def _lanes_past_partials(ctx: RuleContext, view: FunctionView, decls: dict[str, 
 
 
 def _bounded(view: FunctionView, node: Node, slots: int, wave: int) -> bool:
-    """The read is inside a branch or loop whose condition compares a thread-dependent value with a bound
-    (`lane < NUM_WARPS ? s[lane] : 0`, `if (threadIdx.x < blockDim.x / warpSize)`), unless that bound is a known
-    number past the array's slots."""
-    below = node
-    for up in view.ancestors(node):
-        cond = {"if": 0, "cond": 0, "while": 0, "for": 1, "binop": 0}.get(up.kind)
-        if cond is not None and (up.kind != "binop" or up.op in ("&&", "||")) and len(up.children) > cond \
-                and up.children[cond] is not below:
-            for test in up.children[cond].walk():
-                if test.kind == "binop" and test.op in ("<", "<=", ">", ">=") and len(test.children) == 2 \
-                        and any(view.depends_on_thread(k) for k in test.children):
-                    limits = [view.value_at(k, wave) for k in test.children if not view.depends_on_thread(k)]
-                    if not any(v is not None and v > slots for v in limits):
-                        return True
-        below = up
+    """The read is guarded by a bound on a thread value (`lane < NUM_WARPS ? s[lane] : 0`, `if (threadIdx.x <
+    blockDim.x / warpSize)`), unless that bound is a known number that lets lanes past the array's slots through."""
+    for test, _ in _thread_bounds(view, node):
+        limit = view.value_at(test.children[1], wave)
+        if limit is None or limit - (test.op == "<") < slots:
+            return True
     return False
 
 
