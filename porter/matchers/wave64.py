@@ -1292,8 +1292,12 @@ def warpsize_constant(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Matc
         yield Match(Loc(facts.path, d.loc.line, spot.start() + 1, d.loc.line, spot.end() + 1),
                     {"use": d.message.split(";")[0], "wave": str(target.wave_size)})
     lost_names = "|".join([names, *sorted(rocm)])
-    found = [m for m in _warpsize_constant_in_lost_lines(facts, target, lost_names)
-             if (m.loc.line, m.loc.col) not in seen]
+    found: list[Match] = []
+    for m in [*_warpsize_constant_in_lost_lines(facts, target, lost_names),
+              *_warpsize_bound_in_templates(facts, target, lost_names)]:
+        if (m.loc.line, m.loc.col) not in seen:   # a template's line libclang could not parse comes twice
+            seen.add((m.loc.line, m.loc.col))
+            found.append(m)
     yield from found
     # a macro standing for the width (WARP_SIZE -> warpSize) is the line to change: report its definition too
     used = spelled | {_text(facts, m.loc) for m in found}
@@ -1350,6 +1354,23 @@ def _warpsize_constant_in_lost_lines(facts: FileFacts, target: Target, names: st
                     yield Match(Loc(facts.path, i, u.start() + 1, i, u.end() + 1),
                                 {"use": f"'{u.group(0)}' in {what}, in a statement libclang could not parse",
                                  "wave": str(target.wave_size)}, confidence="medium")
+
+
+def _warpsize_bound_in_templates(facts: FileFacts, target: Target, names: str) -> Iterator[Match]:
+    """A `__shared__` array of a template never instantiated in the file, whose bound mentions warpSize: the bound
+    depends on a template parameter, so clang defers the constant check to an instantiation the file lacks."""
+    patterns = {f.usr for f in facts.functions if f.is_template}
+    use = re.compile(rf"\b(?:{names})\b|{_ROCM_WAVE}")
+    for decl in facts.shared:
+        if decl.function not in patterns or None not in decl.dims or not 0 < decl.loc.line <= len(facts.lines):
+            continue
+        code = _code(facts.lines[decl.loc.line - 1])
+        if (m := _ARRAY_DECL.match(code)) is None:
+            continue
+        for u in use.finditer(code, m.start(1), m.end(1)):
+            yield Match(Loc(facts.path, decl.loc.line, u.start() + 1, decl.loc.line, u.end() + 1),
+                        {"use": f"'{u.group(0)}' in the bound of __shared__ '{decl.name}' in a template the file "
+                                f"never instantiates", "wave": str(target.wave_size)}, confidence="medium")
 
 
 def _code(line: str) -> str:

@@ -123,3 +123,20 @@ __global__ void block_reduce_waves(const float* in, float* out) {
   for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_xor(v, o);
   if (threadIdx.x == 0) out[blockIdx.x] = v;
 }
+
+// Bug: a bound that depends on the template's block size and on warpSize. clang checks it only in an
+// instantiation, and this file has none; ROCm 7 rejects it in every one (apex's NHWC batch norm before 7f38d9d2).
+template <int THREADS>
+__global__ void partials_per_template_block(const float* in, float* out) {
+  // expect: W64-010
+  __shared__ float partial[THREADS / warpSize];
+  // ok: W64-010
+  __shared__ float staged[THREADS / 64];
+  const int lane = threadIdx.x % warpSize;
+  float v = in[blockIdx.x * THREADS + threadIdx.x];
+  for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_xor(v, o);
+  if (lane == 0) partial[threadIdx.x / warpSize] = v;
+  staged[threadIdx.x / 64] = v;
+  __syncthreads();
+  if (threadIdx.x == 0) out[blockIdx.x] = partial[0] + staged[0];
+}
