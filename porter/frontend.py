@@ -1631,6 +1631,7 @@ def _finds_no_declaration(callee: ci.Cursor) -> bool:
         [ch for ch in _children(callee) if _kind(ch) == "OVERLOADED_DECL_REF"]
     return bool(refs) and _LIB.clang_getNumOverloadedDecls(refs[0]) == 0
 
+
 def _tok(c: ci.Cursor) -> str:
     """The single token at a cursor's location (get_tokens on a macro-expanded literal is unreliable)."""
     loc = c.location

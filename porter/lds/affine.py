@@ -23,6 +23,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Union
 
+from porter.facts import fold_int
+
 Expr = Union[int, str, tuple]  # see the module docstring for the tuple forms
 Env = Mapping[str, int]
 
@@ -37,16 +39,20 @@ class EvalError(ValueError):
 def _c_div(a: int, b: int) -> int:
     if b > 0 and a >= 0:
         return a // b   # the usual case (lane indices): Python's floor is C's truncation
-    if b == 0:
-        raise EvalError("division by zero")
-    q = abs(a) // abs(b)
-    return q if (a >= 0) == (b >= 0) else -q
+    return _c_fold("/", a, b)
 
 
 def _c_mod(a: int, b: int) -> int:
     if b > 0 and a >= 0:
         return a % b
-    return a - b * _c_div(a, b)
+    return _c_fold("%", a, b)
+
+
+def _c_fold(op: str, a: int, b: int) -> int:
+    value = fold_int(op, a, b)
+    if value is None:
+        raise EvalError("division by zero")
+    return value
 
 
 def _shl(a: int, b: int) -> int:

@@ -1291,10 +1291,10 @@ def warpsize_constant(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Matc
         spelled.add(spot.group(0))
         yield Match(Loc(facts.path, d.loc.line, spot.start() + 1, d.loc.line, spot.end() + 1),
                     {"use": d.message.split(";")[0], "wave": str(target.wave_size)})
-    lost_names = "|".join([names, *sorted(rocm)])
+    use = re.compile(rf"\b(?:{'|'.join([names, *sorted(rocm)])})\b|{_ROCM_WAVE}")
     found: list[Match] = []
-    for m in [*_warpsize_constant_in_lost_lines(facts, target, lost_names),
-              *_warpsize_bound_in_templates(facts, target, lost_names)]:
+    for m in [*_warpsize_constant_in_lost_lines(facts, target, use),
+              *_warpsize_bound_in_templates(facts, target, use)]:
         if (m.loc.line, m.loc.col) not in seen:   # a template's line libclang could not parse comes twice
             seen.add((m.loc.line, m.loc.col))
             found.append(m)
@@ -1339,10 +1339,10 @@ _ARRAY_DECL = re.compile(r"^\s*(?:(?:__shared__|static|const|typename|unsigned|[
                          r"\s*\[([^\]]*)\]")
 
 
-def _warpsize_constant_in_lost_lines(facts: FileFacts, target: Target, names: str) -> Iterator[Match]:
+def _warpsize_constant_in_lost_lines(facts: FileFacts, target: Target, use: re.Pattern[str]) -> Iterator[Match]:
     """Where a statement has a parse error (an unknown hipcub type, say) clang gives up before it checks the
-    constant: read those lines from the text, for warpSize and hipCUB/rocPRIM's width."""
-    use = re.compile(rf"\b(?:{names})\b|{_ROCM_WAVE}")
+    constant: read those lines from the text, for warpSize (`use`: it and the macros that stand for it) and
+    hipCUB/rocPRIM's width."""
     for i in sorted({d.loc.line for d in facts.diagnostics if d.severity in ("error", "fatal")}):
         if 0 < i <= len(facts.lines):
             code = _code(facts.lines[i - 1])
@@ -1356,11 +1356,10 @@ def _warpsize_constant_in_lost_lines(facts: FileFacts, target: Target, names: st
                                  "wave": str(target.wave_size)}, confidence="medium")
 
 
-def _warpsize_bound_in_templates(facts: FileFacts, target: Target, names: str) -> Iterator[Match]:
+def _warpsize_bound_in_templates(facts: FileFacts, target: Target, use: re.Pattern[str]) -> Iterator[Match]:
     """A `__shared__` array of a template never instantiated in the file, whose bound mentions warpSize: the bound
     depends on a template parameter, so clang defers the constant check to an instantiation the file lacks."""
     patterns = {f.usr for f in facts.functions if f.is_template}
-    use = re.compile(rf"\b(?:{names})\b|{_ROCM_WAVE}")
     for decl in facts.shared:
         if decl.function not in patterns or None not in decl.dims or not 0 < decl.loc.line <= len(facts.lines):
             continue
