@@ -356,6 +356,11 @@ class FileView:
         """The header function a call names, when the frontend resolved the call to that instantiation."""
         return next((v for v in self._helpers_by_name.get(call.op, []) if call.ref and v.fn.usr == call.ref), None)
 
+    def targets(self, call: Node) -> list[FunctionView]:
+        """The functions of the file or its project headers a call may run: the exact instantiation where the
+        frontend resolved it, else every function of that name (a call that depends on a template parameter)."""
+        return _resolved(self.by_name, call) or _resolved(self._helpers_by_name, call)
+
     def helper_chain(self, call: Node) -> list[FunctionView]:
         """The header function a call names (the exact instantiation where known) and the header functions it
         calls in turn, transitively."""

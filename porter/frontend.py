@@ -1309,7 +1309,10 @@ class _Extractor:
         if ref is not None and rid and self.current_fn:
             self._note_helper(ref)
         if base is not None:
-            node = Node("mcall", op=name, type=_type_spelling(c), ref=rid, loc=loc, children=(base,) + args)
+            # a member call that depends on a template parameter (`shared.getPointer()` on a `SharedMemory<U>`)
+            # has no callee until instantiation; the pattern still spells the member's name
+            op = name or _spelling(children[0]) or _member_name(children[0])
+            node = Node("mcall", op=op, type=_type_spelling(c), ref=rid, loc=loc, children=(base,) + args)
         else:
             node = Node("call", op=name, type=_type_spelling(c), ref=rid, loc=loc, children=args)
         if name in CROSS_LANE_CALLS and self.current_fn:
@@ -1630,6 +1633,17 @@ def _finds_no_declaration(callee: ci.Cursor) -> bool:
     refs = [callee] if _kind(callee) == "OVERLOADED_DECL_REF" else \
         [ch for ch in _children(callee) if _kind(ch) == "OVERLOADED_DECL_REF"]
     return bool(refs) and _LIB.clang_getNumOverloadedDecls(refs[0]) == 0
+
+
+def _member_name(c: ci.Cursor) -> str:
+    """The member a dependent member expression names (`getPointer` in `shared.getPointer`): libclang spells it
+    only after instantiation, so it is read from the expression's last tokens ('' where they are not
+    `. name` or `-> name`)."""
+    try:
+        toks = [t.spelling for t in c.get_tokens()]
+    except Exception:
+        return ""
+    return toks[-1] if len(toks) >= 2 and toks[-2] in (".", "->") and toks[-1].isidentifier() else ""
 
 
 def _tok(c: ci.Cursor) -> str:

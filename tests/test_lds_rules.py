@@ -132,6 +132,27 @@ def test_open_element_type_reached_through_a_dependent_call() -> None:
     assert "block 256x1x1 assumed" in f.message and f.confidence == "low"
 
 
+def test_shared_memory_returned_by_a_getter_takes_the_specializations_element_sizes(tmp_path: Path) -> None:
+    # `shared.getPointer()` on SharedMemory<U> depends on U: it may run the float or the double specialization,
+    # so only 4 and 8 bytes are tried (1 and 2 would make the stride-2 store conflict-free and hide it)
+    path = SAMPLES / "shared_getters.hip"
+    f = at(run(path), "LDS-001", line_of(path, "buf[2 * i] = a;"))
+    assert "write of 'buf' (into 's_float')" in f.message
+    assert "U is a template parameter: shown for 4-byte elements, the least conflicted of 4 or 8 bytes" in f.message
+    assert "block 32x4x1 from the launch" in f.message
+    # a getter that returns a pointer other than shared memory, or one whose address depends on its argument,
+    # is not an LDS access
+    path = kernel_file(tmp_path,
+                       "__device__ float g[4096];",
+                       "__device__ float* rows(int r) { extern __shared__ float s[]; return s + r * 32; }",
+                       "__device__ float* glob() { return g; }",
+                       "__global__ void k(float* o) {",
+                       "  o[threadIdx.x] = glob()[32 * threadIdx.x] + rows(threadIdx.x)[0];",
+                       "}",
+                       "void h(float* o) { k<<<1, 64>>>(o); }")
+    assert not [f for f in run(path) if f.rule_id.startswith("LDS")]
+
+
 def test_lane_stride_of_an_assumed_block_extent_is_stated_and_not_invented() -> None:
     path = SAMPLES / "open_element.hip"
     line = line_of(path, "buf[threadIdx.x * blockDim.y + threadIdx.y] =")

@@ -260,6 +260,7 @@ class LdsAccess:
 
     element: str = ""                # the template parameter that is the element type when its size is open
                                      # (width 0 then, and the offset holds its `sizeof:` symbol)
+    element_sizes: tuple[int, ...] = ()  # the sizes that element can have, when only some are possible
 
     def with_element_size(self, size: int) -> "LdsAccess":
         """The access as it runs when the template parameter's element has `size` bytes."""
@@ -654,6 +655,8 @@ class AccessWalker:
             for s, e in zip(strides, subs):
                 offset = _add(offset, _mul(self.expr(e), s))
             return _Ptr(decl, offset, _Flat(strides[len(subs)]), None, len(subs))
+        if n.kind in ("call", "mcall") and not call_args(n):
+            return self._returned(n, depth)
         if n.kind == "binop" and n.op in ("+", "-") and len(n.children) == 2:
             p = self._pointer(n.children[0], depth + 1)
             if p is None or p.pointee is None:
@@ -662,6 +665,36 @@ class AccessWalker:
             return replace(p, offset=_add(p.offset, step if n.op == "+" else ("neg", step)),
                            indices=None, pointee=_flat(p.pointee))
         return None
+
+    def _returned(self, call: Node, depth: int) -> _Ptr | None:
+        """What an argument-less device function returns when that is a pointer into shared memory
+        (`SharedMemory<T>::getPointer()` returning its `extern __shared__` array, CUDA samples' `operator T*()`):
+        the array at the returned offset, read as a flat pointer. A call that depends on a template parameter may
+        run any function of its name: every one must return a shared pointer at the same offset, and where their
+        element sizes differ, the pointee is the pattern's open element limited to those sizes."""
+        found: list[_Ptr] = []
+        for target in self.fv.targets(call):
+            if target.fn.kind not in ("device", "host_device") or target is self.view:
+                return None
+            returned = [r.children[0] for r in target.nodes() if r.kind == "return" and r.children]
+            if not returned:
+                return None
+            walker = AccessWalker(self.ctx, target, self.block, self.wave_size)
+            for expr in returned:
+                p = walker._pointer(expr, depth + 1)
+                if p is None or p.pointee is None or symbols(p.offset):
+                    return None  # not shared memory, or an address that depends on more than the array
+                found.append(p)
+        if not found or any(p.offset != found[0].offset for p in found):
+            return None
+        sizes = tuple(sorted({int(p.pointee) for p in found if p.pointee is not None}))
+        if len(sizes) == 1:
+            return replace(found[0], indices=None, pointee=_Flat(sizes[0]), depth=0)
+        declared = self.view.parent(call)
+        name = declared.type.replace("const", "").rstrip(" *") if declared is not None else ""
+        if not self.view.fn.is_template or "dependent" not in call.type or not name.isidentifier():
+            return None
+        return replace(found[0], indices=None, pointee=_Dependent(name, sizes), depth=0)
 
     def _dependent_pointee(self, cast: Node) -> _Dependent | None:
         """In a template pattern, a cast to `T*` whose size libclang cannot give: T is a template parameter."""
@@ -954,7 +987,8 @@ class AccessWalker:
         element = width.type_name if isinstance(width, _Dependent) else ""
         return LdsAccess(decl=decl, node=node, op=op, width=0 if element else width, offset=offset, indices=indices,
                          predicate=pred, samples=samples, loop_vars=names,
-                         written=_base_name(written_at if written_at is not None else node), element=element)
+                         written=_base_name(written_at if written_at is not None else node), element=element,
+                         element_sizes=width.sizes if isinstance(width, _Dependent) else ())
 
     def _bind_uniform(self, e: Expr, samples: dict[str, tuple[int, ...]], node: Node) -> Expr:
         """Replace runtime-uniform symbols by 0 when they only shift every lane equally."""
@@ -1016,13 +1050,17 @@ class _Flat(int):
 
 class _Dependent(_Flat):
     """A pointee whose size is a template parameter of the pattern being read (`reinterpret_cast<T*>(smem)` with
-    T open): a step on it is the symbol `sizeof:T` bytes, bound per candidate size by the matcher."""
+    T open): a step on it is the symbol `sizeof:T` bytes, bound per candidate size by the matcher. `sizes` are
+    the sizes it can have when the code allows only some (the specializations of `SharedMemory<T>`); () for any
+    scalar."""
 
     type_name: str
+    sizes: tuple[int, ...]
 
-    def __new__(cls, type_name: str) -> "_Dependent":
+    def __new__(cls, type_name: str, sizes: tuple[int, ...] = ()) -> "_Dependent":
         obj = super().__new__(cls, 1)
         obj.type_name = type_name
+        obj.sizes = sizes
         return obj
 
     @property

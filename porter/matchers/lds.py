@@ -132,15 +132,16 @@ def _evaluate(model: LdsModel, acc: LdsAccess, block: BlockGuess, evaluated: dic
     if not acc.element:
         return acc, _analyzed(model, _to_access(acc), block.dims, acc.samples, evaluated), ""
     tried = []
-    for size in ELEMENT_SIZES:
+    sizes = acc.element_sizes or ELEMENT_SIZES
+    for size in sizes:
         concrete = acc.with_element_size(size)
         tried.append((_analyzed(model, _to_access(concrete), block.dims, acc.samples, evaluated), size, concrete))
         if tried[-1][0].conflict_free:
             return concrete, tried[-1][0], ""  # conflict-free at some size: nothing to report either way
     r, size, concrete = min(tried, key=lambda t: (t[0].degree, t[0].cycles, t[1]))
-    sizes = ", ".join(str(s) for s in ELEMENT_SIZES[:-1]) + f" or {ELEMENT_SIZES[-1]}"
+    sizes_text = ", ".join(str(s) for s in sizes[:-1]) + f" or {sizes[-1]}"
     return concrete, r, (f"{acc.element} is a template parameter: shown for {size}-byte elements, the "
-                         f"least conflicted of {sizes} bytes")
+                         f"least conflicted of {sizes_text} bytes")
 
 
 def _assumed_stride(acc: LdsAccess, block: BlockGuess) -> str:
