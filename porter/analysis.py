@@ -186,12 +186,17 @@ def coverage(facts: Any) -> dict[str, Any]:
             "recovered_functions": len({r.function for r in facts.recovered}),
             "template_patterns": len(patterns),
             "patterns_only": sorted(f.name for f in patterns if f.usr.split("<", 1)[0] not in instantiated),
-            "undeclared": list(facts.undeclared),
+            "undeclared": list(facts.undeclared), "context": facts.context,
             "skipped": [f"{s.function}: {s.reason}" for s in facts.skipped]}
 
 
 def coverage_notes(path: str, cov: dict[str, Any]) -> list[str]:
     notes = []
+    if cov.get("context"):
+        includer, _, line = cov["context"].rpartition(":")
+        here = os.path.relpath(includer) if not os.path.relpath(includer).startswith("..") else includer
+        notes.append(f"{path}: analyzed in the context of its includer {here}: after that file's #include and "
+                     f"#define lines before its line {line}, which includes this header (porter/includers.py)")
     if cov["recovered_statements"]:
         notes.append(f"{path}: {cov['recovered_statements']} statements in {cov['recovered_functions']} functions "
                      f"recovered from tokens only (libclang dropped them: missing headers or unknown names); "
@@ -214,7 +219,8 @@ def run(requests: list[Request], jobs: int, timeout: float,
 
     results: list[FileResult] = []
     with _scratch() as scratch:
-        work = with_shared_preambles(requests, scratch) if scratch is not None else requests
+        work = with_includer_contexts(requests)
+        work = with_shared_preambles(work, scratch) if scratch is not None else work
         for i, res in enumerate(imap(analyze_one, work, jobs, timeout), 1):
             if isinstance(res, Failure):
                 res = FileResult(res.item.path, error=f"{res.item.path}: {res.reason}",
@@ -246,9 +252,30 @@ def with_shared_preambles(requests: list[Request], scratch: str) -> list[Request
     if len(requests) < preamble.MIN_SHARED:
         return requests
     chosen = preamble.choose([r.path for r in requests if r.config.use_pch], preamble.head)
+    # a header read in its includer's context is parsed after that context, which a shared PCH would precede
     return [replace(r, config=replace(r.config, preamble_dir=scratch, preamble_includes=chosen[r.path][0],
                                       preamble_through=chosen[r.path][1]))
-            if r.path in chosen else r for r in requests]
+            if r.path in chosen and not r.config.context else r for r in requests]
+
+
+def with_includer_contexts(requests: list[Request]) -> list[Request]:
+    """The requests, each header that a source file of its tree includes after #include or #define lines told
+    to parse after them (porter/includers.py): the macros its includer defines first apply to it."""
+    from porter.includers import HEADER_SUFFIXES, Scanner
+    from porter.resources import package_path
+
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for r in requests:
+        if r.path.endswith(HEADER_SUFFIXES):
+            groups.setdefault(r.config.include_dirs, []).append(r.path)
+    if not groups:
+        return requests
+    stubs = [str(package_path("parse_headers", "include"))]
+    contexts = {}
+    for dirs, headers in groups.items():
+        contexts.update(Scanner(dirs, stubs).contexts(headers, also=[r.path for r in requests]))
+    return [replace(r, config=replace(r.config, context=contexts[r.path].text, context_from=contexts[r.path].label))
+            if r.path in contexts else r for r in requests]
 
 
 # ------------------------------------------------------------------------------------------ the library call

@@ -203,6 +203,8 @@ class FileFacts:
                                                              # (a header not on the include path)
     skipped: tuple[Skipped, ...] = ()                        # functions whose extraction failed
     sha256: str = ""                                         # of the exact text that was parsed
+    context: str = ""                                        # "includer:line" whose preceding directives were
+                                                             # read first (a header, porter/includers.py)
     lines: tuple[str, ...] = field(default=(), repr=False)   # source text, for suppressions and fix-its
 
     def function(self, usr: str) -> Function | None:

@@ -498,13 +498,25 @@ def parse(path: Path, config: ParseConfig) -> ci.TranslationUnit:
 
 def _parse_with(path: Path, config: ParseConfig, pch: Path | None) -> ci.TranslationUnit | None:
     """None when libclang cannot load the PCH (or anything else) with one; without one a FrontendError."""
+    args, unsaved = _context_args(config)
     try:
-        return ci.Index.create(excludeDecls=True).parse(_clang_name(path), args=build_args(path, config, pch),
-                                                        options=_PARSE_OPTIONS)
+        return ci.Index.create(excludeDecls=True).parse(_clang_name(path), args=build_args(path, config, pch) + args,
+                                                        unsaved_files=unsaved, options=_PARSE_OPTIONS)
     except ci.TranslationUnitLoadError as exc:
         if pch is None:
             raise FrontendError(f"{path}: libclang could not parse the file ({exc})") from exc
         return None
+
+
+def _context_args(config: ParseConfig) -> tuple[list[str], list[tuple[str, str]]]:
+    """The arguments and unsaved file that read a header's includer context first: a virtual header in the
+    includer's folder (so that its quoted includes find what they find there), included after the -D macros."""
+    if not config.context:
+        return [], []
+    includer = os.path.abspath(config.context_from.rpartition(":")[0])
+    key = hashlib.sha256(config.context.encode()).hexdigest()[:16]
+    virtual = os.path.join(os.path.dirname(includer), f".porter-context-{key}.h")
+    return ["-include", virtual], [(virtual, config.context)]
 
 
 _PCH_ERROR = re.compile(r"precompiled header|PCH file|AST file", re.IGNORECASE)
@@ -675,14 +687,15 @@ def _shadowed(ours: list[str], user: list[str], virtual: str) -> bool:
 def analyze_file(path: Path, config: ParseConfig) -> FileFacts:
     """Read, parse and extract one file."""
     text = check_readable(path, config)
-    got = _parse_preamble(path, config, text.encode()) if config.preamble_dir else None
+    got = _parse_preamble(path, config, text.encode()) if config.preamble_dir and not config.context else None
     tu, pre = got if got is not None else (parse(path, config), None)
     # extract() recurses once per nesting level (3 Python frames each): allow ~2,000 levels (measured safe on an
     # 8 MiB C stack up to ~6,000), and report deeper code by name instead of a RecursionError traceback.
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, _RECURSION_LIMIT))
     try:
-        return extract(tu, path, config.target, text, pre)
+        facts = extract(tu, path, config.target, text, pre, config.context_from)
+        return replace(facts, context=config.context_from) if config.context else facts
     except (RecursionError, ctypes.ArgumentError) as exc:
         # ctypes reports a RecursionError hit while converting an argument as ArgumentError
         if not isinstance(exc, RecursionError) and "RecursionError" not in str(exc):
@@ -709,9 +722,11 @@ def _is_int_type(spelling: str) -> bool:
 
 
 class _Extractor:
-    def __init__(self, tu: ci.TranslationUnit, path: Path, target: str, text: str, pre: Preamble | None) -> None:
+    def __init__(self, tu: ci.TranslationUnit, path: Path, target: str, text: str, pre: Preamble | None,
+                 context_from: str = "") -> None:
         self.tu = tu
         self.pre = pre
+        self.context_dir = os.path.dirname(os.path.abspath(context_from.rpartition(":")[0])) if context_from else ""
         self.path = str(path)
         self.target = target
         self.main_file = tu.get_file(_clang_name(path))
@@ -1482,11 +1497,12 @@ class _Extractor:
         return tuple(out)
 
     def _outside_include(self) -> str:
-        """The first file the translation unit read from outside the analyzed file's folder, the current folder
-        and the compiler's headers, or "". Clang's messages quote names and values from included text
+        """The first file the translation unit read from outside the analyzed file's folder (and its includer's,
+        for a header read in an includer context), the current folder and the compiler's headers, or "". Clang's messages quote names and values from included text
         (`enum E {\n#include "/proc/self/environ"\n};` and a template argument of type E), so a diagnostic of
         such a file could echo any readable file into a CI log."""
-        roots = [Path(self.path).resolve().parent, Path.cwd(), STUB_INCLUDE, STUB_RESOURCE, Path("/usr/include"),
+        roots = [Path(self.path).resolve().parent, *([Path(self.context_dir).resolve()] if self.context_dir else []),
+                 Path.cwd(), STUB_INCLUDE, STUB_RESOURCE, Path("/usr/include"),
                  Path("/usr/lib/gcc"), Path("/usr/local/include")]
         listed = [inc.include.name for inc in self.tu.get_includes()]
         for included in [*self.pre.included, *listed] if self.pre is not None else listed:
@@ -1496,14 +1512,15 @@ class _Extractor:
         return ""
 
 
-def extract(tu: ci.TranslationUnit, path: Path, target: str, text: str, pre: Preamble | None = None
-            ) -> FileFacts:
-    """`pre`: the unit was parsed with a precompiled preamble (_parse_preamble)."""
+def extract(tu: ci.TranslationUnit, path: Path, target: str, text: str, pre: Preamble | None = None,
+            context_from: str = "") -> FileFacts:
+    """`pre`: the unit was parsed with a precompiled preamble (_parse_preamble); `context_from`: after the
+    includer context of "includer:line" (_context_args)."""
     _TYPE_SPELLINGS.clear()  # keyed by pointers into this translation unit's AST
     _EXPANSIONS.clear()
     _FILE_LINE_COLS.clear()
     _INT_BITS.clear()
-    facts = replace(_Extractor(tu, path, target, text, pre).run(), sha256=hashlib.sha256(text.encode()).hexdigest())
+    facts = replace(_Extractor(tu, path, target, text, pre, context_from).run(), sha256=hashlib.sha256(text.encode()).hexdigest())
     return _mark_writes(facts)
 
 

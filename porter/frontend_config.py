@@ -20,6 +20,8 @@ class ParseConfig:
     preamble_dir: str = ""          # where this run's shared preamble PCHs live (see porter/preamble.py)
     preamble_includes: int = 0      # how many of the file's leading includes to take from one
     preamble_through: str = ""      # or of the leading includes of this header, the file's first include
+    context: str = ""               # a header's includer context, read first (porter/includers.py)
+    context_from: str = ""          # "includer:line" it comes from
 
 
 def make_config(**kwargs: object) -> ParseConfig:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from porter.analysis import Request, analyze_one
+from porter.analysis import Request, analyze_one, with_includer_contexts
 from porter.findings import Finding
 from porter.frontend_config import make_config
 
@@ -21,7 +21,8 @@ def findings_for(path: Path) -> tuple[Finding, ...]:
     # explain-only rules (LDS-000) run where a sample annotates them, as `porter analyze --explain` would
     explain = any((r := rule_by_id(a.rule_id)) is not None and r.explain_only for a in annotations(path))
     req = Request(path=str(path), config=make_config(target="gfx942"), target="gfx942", explain=explain)
-    result = analyze_one(req)
+    # a header is read in its includer's context, as `porter analyze` reads it (samples/wave64/includer_context)
+    result = analyze_one(with_includer_contexts([req])[0])
     assert not result.error, result.error
     return tuple(result.findings)
 

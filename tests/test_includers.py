@@ -1,0 +1,116 @@
+"""A header is analyzed in its includer's context (porter/includers.py): the #include and #define lines a source
+file of its tree says before including it are read first, so that a project's compatibility macros apply; each
+header is still analyzed and reported once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from porter.analysis import Options, Request, analyze, with_includer_contexts
+from porter.frontend_config import make_config
+from porter.includers import Scanner, directives
+
+COMPAT = """#pragma once
+#define __shfl_xor_sync(mask, var, laneMask) __shfl_xor(var, laneMask)
+"""
+HEADER = """#pragma once
+__device__ inline float quad_max(float v) {
+  v = fmaxf(v, __shfl_xor_sync(0xffffffff, v, 2));
+  return fmaxf(v, __shfl_xor_sync(0xffffffff, v, 1));
+}
+"""
+SOURCE = """#include <hip/hip_runtime.h>
+#include "compat.cuh"
+#include "missing/nowhere.h"
+#include "quant.cuh"
+__global__ void k(const float* x, float* y) {{ y[threadIdx.x] = quad_max(x[threadIdx.x]){extra}; }}
+"""
+
+
+def _tree(root: Path, source: str = SOURCE.format(extra="")) -> Path:
+    (root / "compat.cuh").write_text(COMPAT)
+    (root / "quant.cuh").write_text(HEADER)
+    (root / "quant.cu").write_text(source)
+    return root
+
+
+def _w64_003(paths: list[str], **options: object) -> list[tuple[str, int]]:
+    report = analyze(paths, Options(select=("W64-003",), **options))  # type: ignore[arg-type]
+    return [(Path(f.path).name, f.line) for f in report.findings]
+
+
+def test_directives_keep_preprocessor_lines_only() -> None:
+    text = (b'#define A(x) \\\n  (x + 1)\n/* #define HIDDEN 1\n */ int y;\n  #  include "a.h" // why\n'
+            b'const char* s = "#define NOT 1";\n#if X\n#pragma once\n#endif\n')
+    got = [(d.kind, d.text, d.line, d.include) for d in directives(text)]
+    assert got == [("define", "#define A(x)    (x + 1)", 1, None),
+                   ("include", '#  include "a.h"', 5, ("a.h", False)),
+                   ("if", "#if X", 7, None), ("endif", "#endif", 9, None)]
+
+
+def test_a_header_alone_is_read_after_its_includers_macros(tmp_path: Path) -> None:
+    """The compatibility macro maps the *_sync shuffle to the mask-less one: no 32-bit mask is left, whether the
+    header is analyzed alone (its folder is its tree) or with its includer, and it is reported once."""
+    _tree(tmp_path)
+    assert _w64_003([str(tmp_path / "quant.cuh")]) == []
+    assert _w64_003([str(tmp_path)]) == []
+
+
+def test_an_includer_that_maps_nothing_leaves_the_findings(tmp_path: Path) -> None:
+    _tree(tmp_path, SOURCE.replace('#include "compat.cuh"\n', "#define GROUP 4\n").format(extra=""))
+    assert _w64_003([str(tmp_path)]) == [("quant.cuh", 3), ("quant.cuh", 4)]
+
+
+def test_findings_in_a_header_are_reported_once(tmp_path: Path) -> None:
+    """The includer's own findings stay its own; the header's lines are reported by the header only."""
+    _tree(tmp_path, SOURCE.replace('#include "compat.cuh"\n', "#define GROUP 4\n").format(
+        extra=" + __shfl_xor_sync(0xffffffff, x[0], 1)"))
+    (tmp_path / "other.cu").write_text('#define OTHER 1\n#include "quant.cuh"\n')
+    assert _w64_003([str(tmp_path)]) == [("quant.cu", 5), ("quant.cuh", 3), ("quant.cuh", 4)]
+
+
+def test_explain_names_the_includer_context(tmp_path: Path) -> None:
+    _tree(tmp_path)
+    report = analyze([str(tmp_path / "quant.cuh")], Options(explain=True))
+    assert any("context of its includer" in n and "quant.cu" in n and "line 4" in n for n in report.notes), \
+        report.notes
+    # the include that is found nowhere is left out of the context: no note of a missing file
+    assert not any("nowhere.h" in n for n in report.notes), report.notes
+
+
+def test_context_choice(tmp_path: Path) -> None:
+    """The header's own source wins over others; an includer whose earlier includes already read the header
+    (its guard would hide the text) is passed over; a context that says nothing new is no context; an include
+    inside conditionals gets them closed."""
+    (tmp_path / "h.cuh").write_text("#pragma once\n#include \"base.cuh\"\n")
+    (tmp_path / "base.cuh").write_text("#pragma once\n")
+    (tmp_path / "wrap.cuh").write_text('#include "h.cuh"\n')
+    (tmp_path / "a.cu").write_text('#define FROM_A 1\n#include "h.cuh"\n')
+    (tmp_path / "h.cu").write_text('#ifdef USE_ROCM\n#define FROM_H 1\n#include "h.cuh"\n#endif\n')
+    (tmp_path / "z.cu").write_text('#include "wrap.cuh"\n#define FROM_Z 1\n#include "h.cuh"\n')
+    (tmp_path / "g.cuh").write_text('#pragma once\n#include "base.cuh"\n')
+    (tmp_path / "g.cu").write_text('#include <cstdint>\n#include "base.cuh"\n#include "g.cuh"\n')
+    got = Scanner([]).contexts([str(tmp_path / "h.cuh"), str(tmp_path / "g.cuh")])
+    assert set(got) == {str(tmp_path / "h.cuh")}
+    ctx = got[str(tmp_path / "h.cuh")]
+    assert (Path(ctx.includer).name, ctx.line) == ("h.cu", 3)
+    assert ctx.text == "#ifdef USE_ROCM\n#define FROM_H 1\n#endif\n"
+    (tmp_path / "h.cu").unlink()
+    ctx = Scanner([]).contexts([str(tmp_path / "h.cuh")])[str(tmp_path / "h.cuh")]
+    assert Path(ctx.includer).name == "a.cu"      # z.cu reads h.cuh through wrap.cuh before its own include
+
+
+def test_headers_with_a_context_skip_the_shared_preamble(tmp_path: Path) -> None:
+    """A shared PCH of the header's leading includes would come before the context: a header read in one is
+    not given a shared preamble (and the others still are)."""
+    from porter.analysis import with_shared_preambles
+    _tree(tmp_path, '#define GROUP 4\n#include "quant.cuh"\n')
+    for i in range(4):
+        (tmp_path / f"h{i}.cuh").write_text('#include "compat.cuh"\n')
+    (tmp_path / "quant.cuh").write_text('#include "compat.cuh"\n' + HEADER)
+    config = make_config()
+    reqs = [Request(path=str(p), config=config, target="gfx942") for p in sorted(tmp_path.glob("*.cuh"))]
+    work = with_shared_preambles(with_includer_contexts(reqs), str(tmp_path))
+    by_name = {Path(r.path).name: r.config for r in work}
+    assert by_name["h0.cuh"].preamble_includes == 1 and not by_name["h0.cuh"].context
+    assert by_name["quant.cuh"].context and by_name["quant.cuh"].preamble_includes == 0
