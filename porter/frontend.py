@@ -37,6 +37,9 @@ from porter.token_reader import Reader, Tok
 
 STUB_INCLUDE = package_path("parse_headers", "include")
 STUB_RESOURCE = package_path("parse_headers", "resource")
+# PyTorch declarations used only when the project's include path lacks the real headers
+# (-idirafter: searched after every user and system folder), so that host launch code inside AT_DISPATCH_* parses
+STUB_FALLBACK = package_path("parse_headers", "fallback")
 
 # Calls whose meaning depends on the wavefront width.
 CROSS_LANE_CALLS = frozenset({
@@ -312,7 +315,7 @@ def _base_args(config: ParseConfig) -> list[str]:
             # clang's default of 256 nested brackets drops the rest of a statement in generated code; extract()
             # handles ~2,000 levels
             "-fbracket-depth=1024", "-Wno-unknown-attributes",
-            "-isystem", str(STUB_RESOURCE), "-isystem", str(STUB_INCLUDE)]
+            "-isystem", str(STUB_RESOURCE), "-isystem", str(STUB_INCLUDE), "-idirafter", str(STUB_FALLBACK)]
 
 
 # Building a PCH performs the template instantiations its headers leave pending (<cmath>, <string>, <iostream>
@@ -1488,7 +1491,9 @@ class _Extractor:
             in_main = f is not None and f.name == self.main_file.name
             if not in_main and d.severity < ci.Diagnostic.Fatal:
                 continue
-            loc = Loc(self.path, d.location.line, d.location.column) if in_main else Loc(self.path, 1, 1)
+            # where a macro argument was written (a name inside an AT_DISPATCH_* lambda), else where the macro
+            # was expanded: clang's own location of such a diagnostic is the outermost expansion
+            loc = Loc(self.path, *_file_line_col(d.location)[1:]) if in_main else Loc(self.path, 1, 1)
             if outside is None:
                 outside = self._outside_include()
             message = d.spelling if not outside else \
@@ -1502,7 +1507,7 @@ class _Extractor:
         (`enum E {\n#include "/proc/self/environ"\n};` and a template argument of type E), so a diagnostic of
         such a file could echo any readable file into a CI log."""
         roots = [Path(self.path).resolve().parent, *([Path(self.context_dir).resolve()] if self.context_dir else []),
-                 Path.cwd(), STUB_INCLUDE, STUB_RESOURCE, Path("/usr/include"),
+                 Path.cwd(), STUB_INCLUDE, STUB_RESOURCE, STUB_FALLBACK, Path("/usr/include"),
                  Path("/usr/lib/gcc"), Path("/usr/local/include")]
         listed = [inc.include.name for inc in self.tu.get_includes()]
         for included in [*self.pre.included, *listed] if self.pre is not None else listed:

@@ -1247,7 +1247,9 @@ def function_views(fv: FileView) -> Iterator[FunctionView]:
 
 
 def _instantiated(facts: FileFacts) -> set[str]:
-    return {f.usr.split("<", 1)[0] for f in facts.functions if f.template_args}
+    """Patterns with an instantiation that can stand in for them: one whose body the front end read (libclang
+    gives none for some device function instantiations; their pattern is then analyzed as written)."""
+    return {f.usr.split("<", 1)[0] for f in facts.functions if f.template_args and f.body is not None}
 
 
 def _shadowed(fn: Function, instantiated: set[str]) -> bool:

@@ -188,7 +188,8 @@ __device__ unsigned int atomicInc(unsigned int*, unsigned int);
 #define PORTER_MATH1(name) __device__ float name##f(float); __device__ double name(double);
 PORTER_MATH1(exp) PORTER_MATH1(exp2) PORTER_MATH1(log) PORTER_MATH1(log2) PORTER_MATH1(sqrt)
 PORTER_MATH1(rsqrt) PORTER_MATH1(tanh) PORTER_MATH1(sin) PORTER_MATH1(cos) PORTER_MATH1(fabs)
-PORTER_MATH1(floor) PORTER_MATH1(ceil) PORTER_MATH1(erf) PORTER_MATH1(round)
+PORTER_MATH1(floor) PORTER_MATH1(ceil) PORTER_MATH1(erf) PORTER_MATH1(round) PORTER_MATH1(log1p)
+PORTER_MATH1(expm1) PORTER_MATH1(log10) PORTER_MATH1(exp10) PORTER_MATH1(sinh) PORTER_MATH1(cosh) PORTER_MATH1(trunc)
 #undef PORTER_MATH1
 __device__ float fmaxf(float, float);
 __device__ float fminf(float, float);
@@ -196,6 +197,8 @@ __device__ double fmax(double, double);
 __device__ double fmin(double, double);
 __device__ float powf(float, float);
 __device__ float fmaf(float, float, float);
+__device__ void sincosf(float, float*, float*);
+__device__ void sincospif(float, float*, float*);
 __device__ float __expf(float);
 __device__ float __logf(float);
 __device__ float __fdividef(float, float);
