@@ -755,6 +755,7 @@ class _Extractor:
         self.body_tokens: dict[tuple[int, int], tuple[list[Tok], dict[tuple[int, int], int]]] = {}
         self.file_names: dict[int, str] = {}   # file handle -> base name (handles belong to this TU)
         self.helper_refs: dict[tuple[int, int], ci.Cursor] = {}   # device functions of project headers the code calls
+        self.wrappers: dict[tuple[int, int], tuple[str, list[tuple[int, _Default]]] | None] = {}   # _wrapper_shape
         self.recovered: list[Recovered] = []
         self.undeclared: list[str] = []        # callees of template patterns that no declaration names
         self.skipped: list[Skipped] = []
@@ -1303,7 +1304,8 @@ class _Extractor:
                                                            for n in k.walk()))]
             if len(kids) == 2:
                 return Node("binop", op=name[8:], type=_type_spelling(c), loc=loc, children=tuple(kids))
-        args = tuple(k for k in (self.convert(a) for a in c.get_arguments()) if k is not None)
+        aligned = [self.convert(a) for a in c.get_arguments()]
+        args = tuple(k for k in aligned if k is not None)
         if len(args) == 1 and name and name == _type_spelling(c) and \
                 args[0].type.replace("const ", "").rstrip(" &") == name:
             return args[0]  # a copy construction of a struct value (__half, float4): the value itself
@@ -1326,6 +1328,9 @@ class _Extractor:
         rid = self._id(ref) if ref is not None and ref.location.file is not None else ""
         if ref is not None and rid and self.current_fn:
             self._note_helper(ref)
+        inlined = self._through_wrapper(ref, aligned, loc) if ref is not None and base is None else None
+        if inlined is not None:
+            name, args = inlined
         if base is not None:
             # a member call that depends on a template parameter (`shared.getPointer()` on a `SharedMemory<U>`)
             # has no callee until instantiation; the pattern still spells the member's name
@@ -1337,9 +1342,66 @@ class _Extractor:
             self.cross_lane.append(CrossLaneCall(self.current_fn, name, args, loc))
             decl = _referenced(c)
             where = decl.location.file if decl is not None else None
-            if where is not None and not where.name.startswith(str(STUB_INCLUDE)):
+            if where is not None and not where.name.startswith(str(STUB_INCLUDE)) and inlined is None:
                 self.project_cross_lane.append(loc)   # the project's own wrapper, not HIP's intrinsic
         return node
+
+    def _through_wrapper(self, ref: ci.Cursor, args: list[Node | None], loc: Loc
+                         ) -> tuple[str, tuple[Node, ...]] | None:
+        """A call of a project's shuffle wrapper (THC's `WARP_SHFL_XOR(value, laneMask, width = warpSize, mask =
+        0xffffffff)`, whose body is one `return __shfl_xor(value, laneMask, width);`) read as the shuffle it makes:
+        (intrinsic, its arguments), each the call's argument for that parameter or the parameter's default (a
+        literal, or warpSize: the intrinsic's own default), placed at the call. None for any other function."""
+        shape = self._wrapper_shape(ref)
+        if shape is None:
+            return None
+        intrinsic, params = shape
+        out: list[Node] = []
+        for index, default in params:
+            given = args[index] if index < len(args) else None
+            if given is not None and given.kind != "default":
+                out.append(given)
+            elif default is None:
+                return None      # a default the wrapper computes: not read here
+            elif default == "warpSize":
+                out.append(Node("default", type="int"))
+            else:
+                value, spelled = default
+                # no end: the call's text is not this literal's (messages spell it, fixes leave it alone)
+                out.append(Node("int", type="unsigned int", value=value, op=spelled,
+                                loc=Loc(loc.path, loc.line, loc.col)))
+        return intrinsic, tuple(out)
+
+    def _wrapper_shape(self, ref: ci.Cursor) -> tuple[str, list[tuple[int, _Default]]] | None:
+        """(intrinsic, [(parameter index, its default)]) when `ref` is a project function whose body is only
+        `return <shuffle>(p, q, ...)` over its own parameters; cached per declaration."""
+        key = _decl_key(ref)
+        if key in self.wrappers:
+            return self.wrappers[key]
+        self.wrappers[key] = None
+        where = ref.location.file
+        if _kind(ref) != "FUNCTION_DECL" or where is None or not _project_header(where.name):
+            return None
+        defn = ref if ref.is_definition() else ref.get_definition()
+        body = next((ch for ch in _children(defn) if _kind(ch) == "COMPOUND_STMT"), None) if defn else None
+        stmts = _children(body) if body is not None else []
+        if len(stmts) != 1 or _kind(stmts[0]) != "RETURN_STMT":
+            return None
+        call = _unwrapped(stmts[0])
+        if call is None or _kind(call) != "CALL_EXPR" or not _spelling(call).startswith("__shfl"):
+            return None
+        params = [p for p in _children(defn) if _kind(p) == "PARM_DECL"]
+        keys = {_decl_key(p): i for i, p in enumerate(params)}
+        mapping: list[tuple[int, _Default]] = []
+        for arg in call.get_arguments():
+            inner = _unwrapped(arg)
+            target = _referenced(inner) if inner is not None and _kind(inner) == "DECL_REF_EXPR" else None
+            index = keys.get(_decl_key(target)) if target is not None else None
+            if index is None:
+                return None
+            mapping.append((index, _parameter_default(params[index])))
+        self.wrappers[key] = (_spelling(call), mapping)
+        return self.wrappers[key]
 
     def _launch(self, c: ci.Cursor, name: str, children: list[ci.Cursor], cfg: tuple[Node, ...],
                 args: tuple[Node, ...], loc: Loc) -> None:
@@ -1666,6 +1728,35 @@ def _member_name(c: ci.Cursor) -> str:
     except Exception:
         return ""
     return toks[-1] if len(toks) >= 2 and toks[-2] in (".", "->") and toks[-1].isidentifier() else ""
+
+
+# a wrapper parameter's default as _parameter_default reads it
+_Default = tuple[int, str] | str | None
+
+
+def _unwrapped(c: ci.Cursor) -> ci.Cursor | None:
+    """The expression under a statement's or an implicit conversion's single child."""
+    while _kind(c) in ("RETURN_STMT", "UNEXPOSED_EXPR"):
+        kids = _children(c)
+        if len(kids) != 1:
+            return None
+        c = kids[0]
+    return c
+
+
+def _parameter_default(param: ci.Cursor) -> _Default:
+    """A parameter's default when it is an integer literal ((value, spelling)) or warpSize ("warpSize"), else
+    None."""
+    kids = [k for k in _children(param) if _kind(k) not in ("TYPE_REF", "TEMPLATE_REF", "NAMESPACE_REF")]
+    expr = _unwrapped(kids[-1]) if kids else None
+    if expr is None:
+        return None
+    if _kind(expr) == "DECL_REF_EXPR" and _spelling(expr) == "warpSize":
+        return "warpSize"
+    if _kind(expr) == "INTEGER_LITERAL":
+        value = _evaluate_int(expr)
+        return (value, _tok(expr)) if value is not None else None
+    return None
 
 
 def _tok(c: ci.Cursor) -> str:
