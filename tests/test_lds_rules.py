@@ -226,9 +226,9 @@ def test_header_helper_access_takes_the_helpers_width_and_direction(tmp_path: Pa
                        "}",
                        "void h(const float* g, float4* o) { k<<<1, 64>>>(g, o); }")
     findings = run(path)
-    assert "write of 's' (ds_write_b128, 16 B per lane)" in at(findings, "LDS-001", 5).message
+    assert "write of 's' (in 'store16' at mem.h:3) (ds_write_b128, 16 B per lane)" in at(findings, "LDS-001", 5).message
     # 16 dwords per lane: lanes 0, 2 of the {0-3,20-23} group share banks 0-3, and so do 20, 22
-    assert "read of 's' (ds_read_b128, 16 B per lane)" in at(findings, "LDS-001", 7).message
+    assert "read of 's' (in 'load16' at mem.h:4) (ds_read_b128, 16 B per lane)" in at(findings, "LDS-001", 7).message
     assert {f.line for f in findings if f.rule_id.startswith("LDS")} == {5, 7}
     assert all(Path(f.path).name == "k.hip" for f in findings)
 

@@ -29,6 +29,9 @@ from porter.rule_context import RuleContext
 MAX_TRIP = 4096          # iterations simulated to find a loop's trip count
 MAX_SAMPLED_ITERS = 8    # iterations of one loop whose lanes are evaluated
 MAX_DEPTH = 24           # definition chains followed through local variables
+MAX_HELPER_DEPTH = 4     # header helpers walked inside one another for one access
+BARRIERS = frozenset({"__syncthreads", "__syncthreads_count", "__syncthreads_and", "__syncthreads_or"})
+PARAM_REF = "param:"     # ref prefix of a pointer parameter taken for shared memory (see _uncalled_shared)
 SIZEOF_PREFIX = "sizeof:"  # symbol of an element size that is a template parameter (see _Dependent)
 
 _COMPOUND = {"+=": "+", "-=": "-", "*=": "*", "/=": "/", "%=": "%", "<<=": "<<", ">>=": ">>", "&=": "&",
@@ -261,6 +264,7 @@ class LdsAccess:
     element: str = ""                # the template parameter that is the element type when its size is open
                                      # (width 0 then, and the offset holds its `sizeof:` symbol)
     element_sizes: tuple[int, ...] = ()  # the sizes that element can have, when only some are possible
+    via: str = ""                    # where a header helper the call passes the array to makes the access
 
     def with_element_size(self, size: int) -> "LdsAccess":
         """The access as it runs when the template parameter's element has `size` bytes."""
@@ -278,6 +282,22 @@ class Unresolved:
     node: Node
     reason: str
     written: str = ""                # as LdsAccess.written
+    via: str = ""                    # as LdsAccess.via
+
+
+@dataclass(frozen=True)
+class _CallFrame:
+    """A header helper walked for one call: the walker of the calling function, the call, and what it passes for
+    each of the helper's parameters (by name). The helper runs in the caller's thread, so its lane expressions are
+    the caller's."""
+
+    caller: "AccessWalker"
+    call: Node
+    args: dict[str, Node]
+
+    @property
+    def depth(self) -> int:
+        return 1 + (self.caller.frame.depth if self.caller.frame is not None else 0)
 
 
 @dataclass
@@ -314,9 +334,10 @@ class _Loop:
 class AccessWalker:
     """Accesses of one function under one block shape."""
 
-    def __init__(self, ctx: RuleContext, view: FunctionView, block: tuple[int, int, int], wave_size: int = 0) \
-            -> None:
+    def __init__(self, ctx: RuleContext, view: FunctionView, block: tuple[int, int, int], wave_size: int = 0,
+                 frame: _CallFrame | None = None) -> None:
         self.ctx = ctx
+        self.frame = frame  # set when the function is a header helper walked for one call
         self.fv = ctx.view
         self.facts = ctx.facts
         self.view = view
@@ -380,26 +401,34 @@ class AccessWalker:
 
     def _helper_call(self, call: Node, found: list[LdsAccess], unresolved: list[Unresolved]) -> None:
         """The accesses a header helper (a function or a member function) makes through the shared pointers this
-        call passes it, at the call."""
+        call passes it, at the call: the helper's body is walked with its parameters bound to this call's
+        arguments (pointers to the caller's arrays, integers to the caller's lane expressions), with the
+        caller's loops and guards around it."""
         helper = self.fv.helper(call)
-        if helper is None:
+        if helper is None or (self.frame is not None and self.frame.depth >= MAX_HELPER_DEPTH):
             return
         args = call_args(call)
-        for t in param_derefs(self.ctx, helper):
-            if t.param >= len(args):
-                continue
-            arg = args[t.param]
-            try:
-                p = self._pointer(arg, 0)
-                if p is None or not p.decl.dims:
-                    continue
-                index = t.index if t.index is not None else self.expr(args[t.index_param or 0])
-                found.append(self._finish(call, p.decl, t.op, t.width, _add(p.offset, _mul(index, t.step)), None,
-                                          written_at=arg))
-            except Undetermined as exc:
-                decl = self._shared_under(arg)
-                if decl is not None:
-                    unresolved.append(Unresolved(decl, call, exc.reason, _base_name(arg)))
+        if not any(self._shared_under(a) is not None for a in args):
+            return
+        bound = {p.name: a for p, a in zip(helper.fn.params, args) if p.name}
+        walker = AccessWalker(self.ctx, helper, self.block, self.wave_size, _CallFrame(self, call, bound))
+        accs, unres = walker.accesses()
+        where = f"in '{helper.fn.name}'"
+        for a in accs:
+            arg = bound.get(a.written)
+            found.append(replace(a, node=call, written=_base_name(arg) if arg is not None else a.written,
+                                 via=a.via or f"{where} at {_short(a.node)}"))
+        for u in unres:
+            arg = bound.get(u.written)
+            unresolved.append(replace(u, node=call, written=_base_name(arg) if arg is not None else u.written,
+                                      via=u.via or f"{where} at {_short(u.node)}"))
+
+    def _bound_arg(self, ref: Node) -> Node | None:
+        """The argument the call being walked passes for the helper parameter `ref` names (None when this is not
+        a helper walked for a call, or `ref` is not one of its never-assigned parameters)."""
+        if self.frame is None or ref.kind != "ref" or ref.op not in self.frame.args:
+            return None
+        return self.frame.args[ref.op] if self._unassigned(ref) else None
 
     def _derefs_of_params(self) -> list[ParamDeref]:
         """This function's reads and writes through its own (never reassigned) pointer parameters, at a constant
@@ -464,6 +493,11 @@ class AccessWalker:
             if n.kind == "ref":
                 if n.ref in self.decls:
                     return self.decls[n.ref]
+                arg = self._bound_arg(n)
+                if arg is not None and self.frame is not None:
+                    hit = self.frame.caller._shared_under(arg, depth + 1)
+                    if hit is not None:
+                        return hit
                 if depth < 4 and "*" in n.type:
                     for d in self.view.defs.get(n.ref, []):
                         hit = self._shared_under(d, depth + 1)
@@ -522,9 +556,9 @@ class AccessWalker:
         if not dims:
             return None  # a scalar: every lane reads the same dword
         elem = decl.elem_bytes or 0
-        if not elem:
-            raise Undetermined(f"element size of '{decl.name}' is unknown", node)
         whole = base.indices == () and base.depth == 0 and not isinstance(base.pointee, _Flat)
+        if not elem and (whole or base.pointee is None):
+            raise Undetermined(f"element size of '{decl.name}' is unknown", node)
         if whole and len(subs) < len(dims):
             return None  # a partial subscript (a row used as a pointer) is not an access
         offset: Expr = base.offset
@@ -582,6 +616,9 @@ class AccessWalker:
         if depth > MAX_DEPTH:
             raise Undetermined("pointer defined through too many steps", node)
         n = node
+        arg = self._bound_arg(n)
+        if arg is not None and self.frame is not None:
+            return self.frame.caller._pointer(arg, depth + 1)
         if n.kind == "ref":
             decl = self.decls.get(n.ref)
             if decl is not None:
@@ -709,11 +746,14 @@ class AccessWalker:
         array, at an offset that is a function of the thread index only (the caller's thread is this thread)."""
         fn = self.view.fn
         names = [p.name for p in fn.params]
-        if fn.kind == "kernel" or param.op not in names or param.ref in self.view.decls:
-            return None
+        if fn.kind == "kernel" or self.frame is not None or param.op not in names or param.ref in self.view.decls:
+            return None  # a helper walked for one call: what that call does not bind is not shared
         pos = names.index(param.op)
         found: _Ptr | None = None
-        for caller, args in _call_sites(self.fv, fn.usr):
+        sites = list(_call_sites(self.fv, fn.usr))
+        if not sites:
+            return self._uncalled_shared(pos)
+        for caller, args in sites:
             if pos >= len(args):
                 return None
             p = AccessWalker(self.ctx, caller, self.block, self.wave_size)._pointer(args[pos], depth + 1)
@@ -729,6 +769,48 @@ class AccessWalker:
                 raise Undetermined(f"'{param.op}' is bound to different shared addresses by its callers", param)
             found = p
         return found
+
+    def _communicating_params(self) -> frozenset[int]:
+        """See communicating_params()."""
+        fn = self.view.fn
+        if fn.kind not in ("device", "host_device") or fn.body is None or \
+                not any(n.kind == "call" and n.op in BARRIERS for n in fn.body.walk()):
+            return frozenset()
+        pointers = {p.name: i for i, p in enumerate(fn.params) if p.type.rstrip().endswith("*")}
+        writes: set[int] = set()
+        reads: set[int] = set()
+        for node in self.view.nodes():
+            if node.kind != "index" or len(node.children) != 2:
+                continue
+            base = _peel(node.children[0])
+            pos = pointers.get(base.op) if base.kind == "ref" and self._unassigned(base) else None
+            if pos is None:
+                continue
+            ops = self._ops(node)
+            if "write" in ops and self.view.depends_on_thread(node.children[1]):
+                writes.add(pos)
+            if "read" in ops:
+                reads.add(pos)
+        return frozenset(writes & reads)
+
+    def _uncalled_shared(self, pos: int) -> _Ptr | None:
+        """A pointer parameter of a device function nobody in the file calls (a header's block reduction analyzed
+        on its own), taken for shared memory when the function exchanges values between threads through it:
+        it writes through the pointer at a thread-dependent index, waits at __syncthreads() and reads through it
+        again. What the pointee is then comes from the parameter's type; a template parameter stays open."""
+        param = self.view.fn.params[pos]
+        if pos not in communicating_params(self.ctx, self.view):
+            return None
+        pointee = param.type.replace("const", "").replace("__restrict__", "").strip()[:-1].strip()
+        size = _SCALAR_BYTES.get(pointee)
+        step: int | None = _Flat(size) if size else \
+            _Dependent(pointee) if self.view.fn.is_template and pointee.isidentifier() else None
+        if step is None:
+            return None
+        decl = SharedDecl(function=self.view.fn.usr, name=param.name, ref=f"{PARAM_REF}{self.view.fn.usr}:{param.name}",
+                          elem_type=pointee, elem_bytes=size, dims=(None,), total_bytes=None, is_extern=True,
+                          loc=self.view.fn.loc)
+        return _Ptr(decl, 0, step, None)
 
     # -- expressions
     def expr(self, node: Node, depth: int = 0) -> Expr:
@@ -795,6 +877,9 @@ class AccessWalker:
 
     def _ref(self, node: Node, depth: int) -> Expr:
         ref = node.ref
+        arg = self._bound_arg(node)
+        if arg is not None and self.frame is not None:
+            return self.frame.caller.expr(arg, depth + 1)
         if node.op == "warpSize" and ref not in self.view.decls:
             # the builtin: at run time it is the wavefront size, whether or not it is a compile-time constant
             if not self.wave_size:
@@ -889,6 +974,8 @@ class AccessWalker:
             raise Undetermined("no counted loop variable")
         depth = sum(1 for a in self.view.ancestors(loop) if a.kind == "for")
         sym = f"it{depth}@{loop.loc.line}"
+        if self.frame is not None:  # a helper's loops live in another file: keep them apart from the caller's
+            sym += f"/{self.frame.depth}"
         step = _step(inc, var)
         if step is None:
             raise Undetermined(f"the step of '{name}' is not a constant update")
@@ -976,8 +1063,14 @@ class AccessWalker:
     def _finish(self, node: Node, decl: SharedDecl, op: str, width: int, offset: Expr,
                 indices: tuple[Expr, ...] | None, written_at: Node | None = None) -> LdsAccess:
         loops = self._enclosing_loops(node)
-        samples = {lp.symbol: lp.iters for lp in loops}
         pred = self._predicate(node)
+        frame = self.frame
+        while frame is not None:  # a helper's access also runs under its callers' loops and guards
+            loops = frame.caller._enclosing_loops(frame.call) + loops
+            outer = frame.caller._predicate(frame.call)
+            pred = outer if pred is None else pred if outer is None else ("&&", outer, pred)
+            frame = frame.caller.frame
+        samples = {lp.symbol: lp.iters for lp in loops}
         offset = self._bind_uniform(offset, samples, node)
         if indices is not None:
             indices = tuple(self._bind_uniform(i, samples, node) for i in indices)
@@ -1089,6 +1182,23 @@ def param_derefs(ctx: RuleContext, view: FunctionView) -> list[ParamDeref]:
                       lambda: AccessWalker(ctx, view, (1, 1, 1))._derefs_of_params())
 
 
+def communicating_params(ctx: RuleContext, view: FunctionView) -> frozenset[int]:
+    """Positions of the never-assigned pointer parameters a device function writes through at a thread-dependent
+    index and reads through again, with a __syncthreads() in its body: threads exchanging values through the
+    pointer, which only shared memory is for in a block-level helper. Once per function and file."""
+    return ctx.shared(("lds.communicating_params", view.fn.usr),
+                      lambda: AccessWalker(ctx, view, (1, 1, 1))._communicating_params())
+
+
+def assumed_shared(decl: SharedDecl) -> str:
+    """Words for the guess behind an array that is a pointer parameter taken for shared memory ('' for a real
+    __shared__ declaration)."""
+    if not decl.ref.startswith(PARAM_REF):
+        return ""
+    return (f"'{decl.name}' taken for shared memory: written and read by different threads across __syncthreads(), "
+            "and no caller in the file says what it points to")
+
+
 def _base_name(node: Node) -> str:
     """The variable an access expression starts from, as the source spells it: `tile` in `tile[i][j]`, `row` in
     `*reinterpret_cast<float4*>(row + k)`; messages name it because it is what the user wrote on that line."""
@@ -1100,6 +1210,11 @@ def _base_name(node: Node) -> str:
             return ""
         cur = cur.children[0]
     return ""
+
+
+def _short(node: Node) -> str:
+    """file:line of a node, the file by its name only (a helper's header, in a message)."""
+    return f"{node.loc.path.rsplit('/', 1)[-1]}:{node.loc.line}"
 
 
 def _peel(node: Node) -> Node:
@@ -1221,10 +1336,13 @@ def _substitute(e: Expr, values: dict[str, int]) -> Expr:
     return e
 
 
-def function_views(fv: FileView) -> Iterator[FunctionView]:
+def function_views(ctx: RuleContext) -> Iterator[FunctionView]:
     """Functions to analyze: kernels, and device functions that declare their own __shared__ arrays or are
-    passed one (block reductions, tile loaders). Template instantiations stand in for their pattern; a pattern without any
-    instantiation is analyzed as written (its dependent values stay undetermined)."""
+    passed one (block reductions, tile loaders), or that nobody in the file calls and that exchange values
+    between threads through a pointer parameter (a header's block reduction on its own). Template instantiations
+    stand in for their pattern; a pattern without any instantiation is analyzed as written (its dependent values
+    stay undetermined)."""
+    fv = ctx.view
     instantiated = _instantiated(fv.facts)
     owners = {d.function for d in fv.facts.shared if d.function}
     shared_refs = {d.ref for d in fv.facts.shared}
@@ -1240,7 +1358,8 @@ def function_views(fv: FileView) -> Iterator[FunctionView]:
                           (f.usr for f in fv.facts.functions if _dependent_call_of(call, f)))
     for view in views:
         fn = view.fn
-        if fn.kind != "kernel" and not (fn.kind in ("device", "host_device") and fn.usr in owners):
+        if fn.kind != "kernel" and not (fn.kind in ("device", "host_device") and fn.usr in owners) and \
+                not (communicating_params(ctx, view) and not any(_call_sites(fv, fn.usr))):
             continue
         if not _shadowed(fn, instantiated):
             yield view

@@ -16,7 +16,8 @@ from typing import Any, Iterator, Sequence
 from porter.facts import FileFacts, Loc, Node, SharedDecl, from_byte_text
 from porter.findings import Edit, Match
 from porter.lds.affine import EvalError, Expr, affine_of, depends_on_thread, evaluate
-from porter.lds.access_offsets import AccessWalker, BlockGuess, LdsAccess, Unresolved, function_blocks, function_views
+from porter.lds.access_offsets import (AccessWalker, BlockGuess, LdsAccess, Unresolved, assumed_shared, function_blocks,
+                                      function_views)
 from porter.lds.model import Access, ConflictResult, LdsModel, LdsModelError, analyze, as_model
 from porter.lds.padding import ArrayAccess, PaddingResult, SharedArray, find_padding
 from porter.rule_context import RuleContext
@@ -88,7 +89,7 @@ def _analyze_file(ctx: RuleContext, default: tuple[int, int, int]) -> _FileAnaly
         reference = None
     out = _FileAnalysis()
     evaluated: dict[tuple, ConflictResult] = {}
-    for view in function_views(ctx.view):
+    for view in function_views(ctx):
         for block in function_blocks(facts, view.fn, default):
             walker = AccessWalker(ctx, view, block.dims, model.wave_size)
             accesses, unresolved = walker.accesses()
@@ -179,7 +180,7 @@ def _analyze_group(out: _FileAnalysis, model: LdsModel, reference: LdsModel | No
         loc = (acc.node.loc.line, acc.node.loc.col)
         prev = out.hits.get(loc)
         if prev is None or (r.degree, r.cycles) > (prev.result.degree, prev.result.cycles):
-            guesses = tuple(g for g in (element, _assumed_stride(acc, block)) if g)
+            guesses = tuple(g for g in (assumed_shared(acc.decl), element, _assumed_stride(acc, block)) if g)
             out.hits[loc] = _Hit(acc, block, r, ref_r, gkey, _instance(facts, gkey[0]), guesses)
         conflicted |= not r.conflict_free
     accs = concrete
@@ -433,9 +434,11 @@ def _block_text(block: BlockGuess) -> str:
 
 
 def _array_args(acc: LdsAccess | Unresolved) -> dict[str, str]:
-    """The name written at the access, and the array it points into when that is another name."""
+    """The name written at the access, the array it points into when that is another name, and the helper that
+    makes the access when the line is a call passing the array on."""
     name = acc.written or acc.decl.name
-    return {"array": name, "into": f" (into '{acc.decl.name}')" if name != acc.decl.name else ""}
+    parts = ([f"into '{acc.decl.name}'"] if name != acc.decl.name else []) + ([acc.via] if acc.via else [])
+    return {"array": name, "into": f" ({', '.join(parts)})" if parts else ""}
 
 
 def _conflict_args(hit: _Hit, plan: _ArrayPlan | None, target: Target) -> dict[str, str]:

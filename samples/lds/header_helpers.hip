@@ -2,6 +2,7 @@
 // the call, with the helper's width, like the same access written in place.
 #include "hip/hip_runtime.h"
 #include "vec_helpers.h"
+#include "block_helpers.cuh"
 
 // Bug: two float4 per lane, 8 dwords apart (lane * 8 floats into an alias of the dynamic buffer): the
 // ds_read_b128 group {0-3, 20-23} puts lanes 0 and 20 on the same banks, and each ds_write_b128 group of 8 lanes
@@ -83,3 +84,37 @@ __global__ void fragments_through_methods(const float* in, float* out) {
 }
 
 void launch_fragments(const float* in, float* out) { fragments_through_methods<<<64, 256>>>(in, out); }
+
+// A header's block reductions (block_helpers.cuh) on this kernel's partials: each call is judged as the accesses
+// the helper makes through the array it is passed, with this kernel's element type and block.
+__global__ void row_sum(const float* in, float* out) {
+  __shared__ float part[1024];
+  const float v = in[blockIdx.x * 1024 + threadIdx.x];
+  // expect: LDS-001
+  const float s = slice_sum(part, v);
+  // ok: LDS-001
+  const float t = strided_sum(part, v);
+  if (threadIdx.x == 0) out[blockIdx.x] = s + t;
+}
+
+// Eight floats per lane through a helper's loop of two float4 stores: side by side (32 bytes per lane) each
+// ds_write_b128 group of 8 lanes covers the banks twice (2-way); split into two halves of one float4 per lane,
+// every store is contiguous.
+__global__ void frag8_stage(const float4* in, float4* out) {
+  __shared__ float stage[256 * 8];
+  Frag8 f;
+  f.v[0] = in[2 * threadIdx.x];
+  f.v[1] = in[2 * threadIdx.x + 1];
+  // expect: LDS-001
+  f.store(stage + threadIdx.x * 8);
+  __syncthreads();
+  // ok: LDS-001
+  f.store_split(stage + threadIdx.x * 4, 1024);
+  __syncthreads();
+  out[threadIdx.x] = reinterpret_cast<const float4*>(stage)[threadIdx.x];
+}
+
+void launch_blocks(const float* in, float* out, const float4* in4, float4* out4) {
+  row_sum<<<64, 1024>>>(in, out);
+  frag8_stage<<<64, 256>>>(in4, out4);
+}

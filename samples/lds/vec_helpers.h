@@ -23,3 +23,16 @@ struct Frag4 {
   __device__ void load(const float* p) { v = *reinterpret_cast<const float4*>(p); }
   __device__ void store(float* p) const { *reinterpret_cast<float4*>(p) = v; }
 };
+
+// Eight floats per lane moved as two float4 (a vec_t<float, 8> shape): on LDS, two ds_read_b128 / ds_write_b128.
+struct Frag8 {
+  float4 v[2];
+  // the two halves side by side: 32 contiguous bytes per lane
+  __device__ void store(float* p) const {
+    for (int i = 0; i < 2; ++i) reinterpret_cast<float4*>(p)[i] = v[i];
+  }
+  // the two halves `stride` floats apart (each half of the tile holds one float4 per lane)
+  __device__ void store_split(float* p, int stride) const {
+    for (int i = 0; i < 2; ++i) *reinterpret_cast<float4*>(p + i * stride) = v[i];
+  }
+};
