@@ -76,6 +76,7 @@ class Function:
     params: tuple[Param, ...]
     template_args: tuple[tuple[str, str], ...] = ()   # (parameter name, concrete value) for instantiations
     is_template: bool = False                 # the uninstantiated pattern of a template
+    template_params: tuple[str, ...] = ()     # a pattern's template parameter names, in order
     launch_bounds: tuple[int, ...] = ()
     body: Node | None = None
 

@@ -1024,7 +1024,9 @@ class _Extractor:
         fid = self._id(c)
         params = tuple(Param(_spelling(ch), _type_spelling(ch), _canonical_spelling(ch)) for ch in children
                        if _kind(ch) == "PARM_DECL")
-        tparams = [_spelling(ch) for ch in children if _kind(ch).startswith("TEMPLATE_")]
+        tparams = [_spelling(ch) for ch in children if _kind(ch).startswith("TEMPLATE_")
+                   and _kind(ch).endswith("_PARAMETER")]
+        is_pattern = bool(tparams) and _kind(c) == "FUNCTION_TEMPLATE"
         targs = self._template_args(c)
         if targs:
             # name the arguments after the template's parameters
@@ -1038,11 +1040,20 @@ class _Extractor:
         if body is not None and self.errors:
             body = self._recover(body, body_cursor)  # type: ignore[arg-type]
         self.current_fn = ""
+        if fkind == "host" and self._calls_hip_cross_lane(fid):
+            # HIP's cross-lane intrinsics are device-only: a "host" function that calls them lost its qualifier
+            # to a macro from a header the parse lacks (sglang's SGL_DEVICE, defined in utils.cuh)
+            fkind = "device"
         bounds = self._launch_bounds(c, dict(targs), body)
         self._resolve_blocks(fid, body)
         self.functions.append(Function(name=_spelling(c), usr=fid, kind=fkind, loc=self.loc(c), params=params,
-                                       template_args=targs, is_template=bool(tparams) and _kind(c) == "FUNCTION_TEMPLATE",
+                                       template_args=targs, is_template=is_pattern,
+                                       template_params=tuple(tparams) if is_pattern else (),
                                        launch_bounds=bounds, body=body))
+
+    def _calls_hip_cross_lane(self, fid: str) -> bool:
+        own = set(self.project_cross_lane)
+        return any(x.function == fid and x.name.startswith("__") and x.loc not in own for x in self.cross_lane)
 
     def _resolve_blocks(self, fid: str, body: Node | None) -> None:
         """A launch whose block is a local variable (`dim3 threads(16, 4)`, `int nthreads = 256`) takes the
@@ -1274,6 +1285,9 @@ class _Extractor:
             value = _evaluate_int(c)
             if value is not None:
                 return Node("int", type=_type_spelling(c), value=value, op="template", loc=loc)
+            named = self._template_id(c, loc)
+            if named is not None:
+                return named
         ref = _referenced(c)
         rid = self._id(ref) if ref is not None else ""
         value = None
@@ -1283,6 +1297,21 @@ class _Extractor:
             value = _evaluate_int(c) if _spelling(c) != "warpSize" else None
         return Node("ref", op=_spelling(c), type=tspell, value=value, ref=rid,
                     macro=self.macro_at.get((loc.line, loc.col), ""), loc=loc)
+
+    def _template_id(self, c: ci.Cursor, loc: Loc) -> Node | None:
+        """`k<T, 2, 32>` in a template pattern, which clang resolves only per instantiation (`kernel =
+        &k<T, 2, 32>`): a ref named after the template, with one child per explicit template argument in order
+        (a type argument as an 'other' node spelling the type), so rules can read the values a host pattern
+        gives a kernel template."""
+        kids = _children(c)
+        if len(kids) < 2 or _kind(kids[0]) != "OVERLOADED_DECL_REF":
+            return None
+        args = tuple(Node("other", op="type", type=_spelling(k), loc=self.loc(k)) if _kind(k) == "TYPE_REF"
+                     else self.convert(k) for k in kids[1:])
+        if any(a is None for a in args):
+            return None
+        return Node("ref", op=_spelling(kids[0]), type=_type_spelling(c), loc=loc,
+                    children=tuple(a for a in args if a is not None))
 
     def _call(self, c: ci.Cursor, loc: Loc) -> Node | None:
         children = list(_children(c))
@@ -1629,7 +1658,7 @@ class _Repair:
                 self.ex._recovered_node(init, self.reason(init.loc.line))
                 return replace(n, children=(init,) + n.children)
         if n.kind == "other" and "dependent" in n.type and n.children and n.children[0].kind == "ref" and \
-                not n.children[0].op:
+                (not n.children[0].op or n.children[0].children):   # an unresolved name, or template-id
             i = self.at.get((n.children[0].loc.line, n.children[0].loc.col))
             if i is not None and self.toks[i].text.isidentifier():
                 args = tuple(self.node(k) for k in n.children[1:])

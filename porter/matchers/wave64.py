@@ -14,7 +14,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
-from porter.facts import FileFacts, Launch, Loc, Node, from_byte_text, undeclared_identifier
+from porter.facts import FileFacts, Launch, Loc, Node, fold_int, from_byte_text, undeclared_identifier
 from porter.findings import Edit, Match
 from porter.fact_queries import (BIT_OPS_32, LANE32, LANEW, MASK_PRODUCERS, SHUFFLES, SYNC_WITH_MASK, TID, TORCH_WAVE, W,
                        W_HALF, W_MINUS_1, WARP32, WARPW, WAVE_WIDE, FileView, FunctionView, call_args, is_32bit_int,
@@ -1140,6 +1140,7 @@ def host_launch_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
                              f"spans two rows in one {target.wave_size}-lane wavefront",
                      "wave": str(target.wave_size)}, confidence="high")
     yield from _grid_per_32(fv, target)
+    yield from _width_mismatch(fv, target)
     hosts = {v.fn.usr: v for v in fv.views}
     wave_of: dict[str, dict[tuple[str, ...], Node]] = {}
     for launch in facts.launches:
@@ -1188,6 +1189,174 @@ def host_launch_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
                 continue
             yield Match(node.loc, {"what": f"'{_spell(facts, node)}' counts warps of 32 threads",
                                    "wave": str(target.wave_size)}, confidence="medium")
+
+
+# The device's wavefront width as host code asks for it at run time: at::cuda::warp_size(), a device-properties
+# field (hipDeviceProp_t::warpSize, ggml's devices[id].warp_size), or hipDeviceGetAttribute(&w, ...WarpSize, dev).
+_WAVE_CALLS = frozenset({"warp_size"})
+_WAVE_FIELDS = frozenset({"warpSize", "warp_size"})
+_WAVE_ATTRIBUTES = frozenset({"hipDeviceAttributeWarpSize", "cudaDevAttrWarpSize"})
+
+
+def _attribute_wave_vars(view: FunctionView) -> frozenset[str]:
+    """Variables that hipDeviceGetAttribute(&w, hipDeviceAttributeWarpSize, dev) fills with the device's width."""
+    out = set()
+    for call in view.calls({"hipDeviceGetAttribute", "cudaDeviceGetAttribute"}):
+        args = [strip(a) for a in call_args(call)]
+        if len(args) >= 2 and args[1].op in _WAVE_ATTRIBUTES and args[0].kind == "unop" and args[0].op == "&" \
+                and args[0].children and strip(args[0].children[0]).kind == "ref":
+            out.add(strip(args[0].children[0]).ref)
+    return frozenset(out)
+
+
+def _is_wave_query(node: Node, filled: frozenset[str]) -> bool:
+    node = strip(node)
+    return (node.kind in ("call", "mcall") and node.op in _WAVE_CALLS and not call_args(node)) or \
+        (node.kind == "member" and node.op in _WAVE_FIELDS) or (node.kind == "ref" and node.ref in filled)
+
+
+def _host_width(view: FunctionView, node: Node, env: dict[str, int], filled: frozenset[str], wave: int,
+                depth: int = 0) -> int | None:
+    """The value of a host expression with the device's wavefront width taken as `wave` and the variables of
+    `env` (a switch variable inside one of its cases) at their values; None where it depends on anything else."""
+    node = strip(node)
+    if _is_wave_query(node, filled):
+        return wave
+    if node.value is not None or depth > 8:
+        return node.value
+    if node.kind == "ref":
+        if node.ref in env:
+            return env[node.ref]
+        defs = view.defs.get(node.ref, [])
+        return _host_width(view, defs[0], env, filled, wave, depth + 1) if len(defs) == 1 else None
+    if node.kind == "cond" and len(node.children) == 3:
+        test = _host_width(view, node.children[0], env, filled, wave, depth + 1)
+        if test is None:
+            return None
+        return _host_width(view, node.children[1 if test else 2], env, filled, wave, depth + 1)
+    if node.kind == "binop" and len(node.children) == 2:
+        a, b = (_host_width(view, k, env, filled, wave, depth + 1) for k in node.children)
+        return fold_int(node.op, a, b) if a is not None and b is not None else None
+    return None
+
+
+def _is_block_x(view: FunctionView, ref: str) -> bool:
+    """The variable is the x extent of a block: `dim3 threads(w, ...)` or a launch's block."""
+    for node in view.nodes():
+        if node.kind == "call" and node.op == "dim3" and node.children and strip(node.children[0]).ref == ref:
+            return True
+        if node.kind == "launch" and len(node.children) > 1 and strip(node.children[1]).ref == ref:
+            return True
+    return False
+
+
+def _becomes_block_x(fv: FileView, view: FunctionView, var: Node) -> bool:
+    """`var` (assigned in `view`) is a block's x extent there, or it is a reference parameter whose argument
+    a caller uses as one (`pick(log2, warp_size, kernel); dim3 threads(warp_size, ...)`)."""
+    if _is_block_x(view, var.ref):
+        return True
+    index = next((i for i, p in enumerate(view.fn.params) if p.name == var.op and "&" in p.type), None)
+    if index is None:
+        return False
+    for caller in fv.callers(view):
+        for call in caller.calls({view.fn.name}):
+            args = call_args(call)
+            if index < len(args) and strip(args[index]).kind == "ref" and _is_block_x(caller, strip(args[index]).ref):
+                return True
+    return False
+
+
+def _logical_width_params(kernel: FunctionView) -> dict[str, Node]:
+    """Template parameters of a kernel pattern that are the width of its shuffles (its logical warp), when the
+    kernel takes threadIdx.x as the lane without reducing it by that width: such a kernel is written for blocks
+    exactly that wide. Parameter name -> the shuffle."""
+    params = set(kernel.fn.template_params)
+    out: dict[str, Node] = {}
+    for call in kernel.calls(SHUFFLES):
+        width = shuffle_parts(call)[2]
+        if width is not None and strip(width).kind == "ref" and strip(width).op in params:
+            out.setdefault(strip(width).op, call)
+    if not out:
+        return out
+    reads_x = any(n.kind == "member" and n.op == "x" and n.children and strip(n.children[0]).op == "threadIdx"
+                  for n in kernel.nodes())
+    for node in kernel.nodes():   # `threadIdx.x % WARP_SIZE`: the lanes past the width repeat a group; correct
+        if node.kind == "binop" and node.op in ("%", "&") and len(node.children) == 2 and \
+                kernel.lane_class(node.children[0]) == TID:
+            names = {n.op for n in node.children[1].walk() if n.kind == "ref"}
+            for name in names & set(out):
+                del out[name]
+    return out if reads_x else {}
+
+
+def _kernel_pointer_picks(view: FunctionView) -> Iterator[tuple[Node, str, tuple[Node, ...], dict[str, int], str]]:
+    """`kernel = &k<T, 2, 32>` in a host pattern: (the assignment, kernel name, its explicit template arguments,
+    the switch variable's value in the enclosing case if any, and that value as words)."""
+    for node in view.nodes():
+        if node.kind != "binop" or node.op != "=" or len(node.children) != 2:
+            continue
+        rhs = strip(node.children[1])
+        if rhs.kind == "unop" and rhs.op == "&" and rhs.children:
+            rhs = strip(rhs.children[0])
+        if rhs.kind != "ref" or not rhs.children or not rhs.op:
+            continue
+        env: dict[str, int] = {}
+        words = ""
+        case = next((a for a in view.ancestors(node) if a.kind == "case"), None)
+        switch = next((a for a in view.ancestors(case) if a.kind == "switch"), None) if case else None
+        if case is not None and switch is not None and case.children and switch.children and \
+                case.children[0].value is not None and strip(switch.children[0]).kind == "ref":
+            env[strip(switch.children[0]).ref] = case.children[0].value
+            words = f" (for {strip(switch.children[0]).op} = {case.children[0].value})"
+        yield node, rhs.op, rhs.children, env, words
+
+
+def _width_mismatch(fv: FileView, target: Target) -> Iterator[Match]:
+    """A block as wide as the device's wavefront (asked at run time: 64 on gfx942) for a kernel instantiated with
+    a narrower compile-time warp width: apex's `warp_size = min(next_power_of_two, at::cuda::warp_size())` next to
+    `kernel = &softmax_warp_forward<..., WARP_SIZE = 32, ...>`. Threads past the kernel's width take lane ids it
+    never expects, alias the first group's elements and reduce on their own."""
+    facts, wave = fv.facts, target.wave_size
+    for view in (v for v in fv.views if v.fn.kind == "host"):
+        filled = _attribute_wave_vars(view)
+        widths = [(n, strip(n.children[0])) for n in view.nodes() if n.kind == "binop" and n.op == "=" and
+                  len(n.children) == 2 and strip(n.children[0]).kind == "ref" and
+                  any(_is_wave_query(k, filled) for k in n.children[1].walk())]
+        widths = [(n, var) for n, var in widths if _becomes_block_x(fv, view, var)]
+        if not widths:
+            continue
+        picks = list(_kernel_pointer_picks(view))
+        for assign, var in widths:
+            for pick, name, args, env, case in picks:
+                found = _narrower_pick(fv, view, assign, name, args, env, filled, wave)
+                if found is None:
+                    continue
+                param, value, width, shuffle = found
+                yield Match(assign.loc, {
+                    "what": f"'{var.op}' is {width} here{case}, the device's wavefront width asked at run time, and "
+                            f"becomes blockDim.x of '{name}', which line {pick.loc.line} instantiates with {param} = "
+                            f"{value}: that kernel takes threadIdx.x as its lane and shuffles with width {param} "
+                            f"(line {shuffle.loc.line}), so threads {value}-{width - 1} of each row index past its "
+                            f"{value}-lane group and reduce apart from it", "wave": str(wave)}, confidence="medium")
+                break
+
+
+def _narrower_pick(fv: FileView, view: FunctionView, assign: Node, name: str, args: tuple[Node, ...],
+                   env: dict[str, int], filled: frozenset[str], wave: int) -> tuple[str, int, int, Node] | None:
+    """(parameter, its value, the block width) where kernel `name` gets a logical warp width below the width
+    `assign` gives the block in that case."""
+    width = _host_width(view, assign.children[1], env, filled, wave)
+    if width is None:
+        return None
+    for kernel in fv.kernel_by_name(name):
+        if not kernel.fn.is_template:
+            continue
+        for param, shuffle in _logical_width_params(kernel).items():
+            position = kernel.fn.template_params.index(param)
+            value = view.const(args[position]) if position < len(args) else None
+            if isinstance(value, int) and 0 < value < width:
+                return param, value, width, shuffle
+    return None
 
 
 def _block_wave_stride(view: FunctionView) -> Node | None:
@@ -1308,13 +1477,29 @@ def warpsize_constant(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Matc
     yield from _width_macro_with_constant_twin(facts, target, (via_macro | rocm) - used)
 
 
+def _used_macros(facts: FileFacts) -> set[str]:
+    """Macros this file expands, directly or inside the body of a macro it expands (NUM_THREADS -> WARP_SIZE)."""
+    bodies = {m.name: m.body for m in facts.macros}
+    used: set[str] = set()
+    todo = [u.name for u in facts.macro_uses]
+    while todo:
+        name = todo.pop()
+        if name not in used:
+            used.add(name)
+            todo += [w for w in re.findall(r"\b[A-Za-z_]\w*\b", bodies.get(name, "")) if w in bodies]
+    return used
+
+
 _INT_DEFINE = re.compile(r"^\s*#\s*define\s+(\w+)\s+\(?\s*(\d+)[uUlL]*\s*\)?\s*$")
 
 
 def _width_macro_with_constant_twin(facts: FileFacts, target: Target, names: set[str]) -> Iterator[Match]:
     """`#ifndef USE_ROCM / #define WARP_SIZE 32 / #else / #define WARP_SIZE warpSize`: the other branch makes
     the macro an integer constant, so the code it serves (often in other files) uses it as one, and ROCm 7's
-    warpSize is not. Reported at the definition, the line to change, when this file has no use clang rejected."""
+    warpSize is not. Reported at the definition, the line to change, when this file does not use it: where it
+    does, its uses show whether anything needs a constant (those clang rejects are reported at the use), and
+    uses at run time (`threadIdx.x / WARP_SIZE`) are correct."""
+    names = names - _used_macros(facts)
     if not names:
         return
     literal: dict[str, tuple[int, str]] = {}
