@@ -1289,63 +1289,102 @@ def _logical_width_params(kernel: FunctionView) -> dict[str, Node]:
     return out if reads_x else {}
 
 
-def _kernel_pointer_picks(view: FunctionView) -> Iterator[tuple[Node, str, tuple[Node, ...], dict[str, int], str]]:
-    """`kernel = &k<T, 2, 32>` in a host pattern: (the assignment, kernel name, its explicit template arguments,
-    the switch variable's value in the enclosing case if any, and that value as words)."""
+def _case_env(view: FunctionView, node: Node) -> tuple[dict[str, int], str]:
+    """The value the enclosing `switch` variable has in the `case` holding `node` ({} outside one), and as words."""
+    case = next((a for a in view.ancestors(node) if a.kind == "case"), None)
+    switch = next((a for a in view.ancestors(case) if a.kind == "switch"), None) if case else None
+    if case is None or switch is None or not case.children or not switch.children or \
+            case.children[0].value is None or strip(switch.children[0]).kind != "ref":
+        return {}, ""
+    var, value = strip(switch.children[0]), case.children[0].value
+    return {var.ref: value}, f" (for {var.op} = {value})"
+
+
+def _kernel_pointer_picks(view: FunctionView) -> Iterator[tuple[Node, str, tuple[Node, ...]]]:
+    """`kernel = &k<T, 2, 32>` in a host pattern: (the assignment, kernel name, its explicit template arguments)."""
     for node in view.nodes():
         if node.kind != "binop" or node.op != "=" or len(node.children) != 2:
             continue
         rhs = strip(node.children[1])
         if rhs.kind == "unop" and rhs.op == "&" and rhs.children:
             rhs = strip(rhs.children[0])
-        if rhs.kind != "ref" or not rhs.children or not rhs.op:
+        if rhs.kind == "ref" and rhs.children and rhs.op:
+            yield node, rhs.op, rhs.children
+
+
+def _wave_sized(view: FunctionView, filled: frozenset[str]) -> Iterator[tuple[Node, Node, Node]]:
+    """(statement, variable, value) for each variable defined or assigned from the device's wavefront width."""
+    for n in view.nodes():
+        if n.kind == "binop" and n.op == "=" and len(n.children) == 2 and strip(n.children[0]).kind == "ref":
+            var, value = strip(n.children[0]), n.children[1]
+        elif n.kind == "decl" and n.children and n.children[0].kind != "bounds":
+            var, value = n, n.children[0]
+        else:
             continue
-        env: dict[str, int] = {}
-        words = ""
-        case = next((a for a in view.ancestors(node) if a.kind == "case"), None)
-        switch = next((a for a in view.ancestors(case) if a.kind == "switch"), None) if case else None
-        if case is not None and switch is not None and case.children and switch.children and \
-                case.children[0].value is not None and strip(switch.children[0]).kind == "ref":
-            env[strip(switch.children[0]).ref] = case.children[0].value
-            words = f" (for {strip(switch.children[0]).op} = {case.children[0].value})"
-        yield node, rhs.op, rhs.children, env, words
+        if any(_is_wave_query(k, filled) for k in value.walk()):
+            yield n, var, value
+
+
+def _mismatch_words(var: str, width: int, case: str, kernel: str, line: int, found: tuple[str, int, Node]) -> str:
+    param, value, shuffle = found
+    return (f"{var} is {width} here{case}, the device's wavefront width asked at run time, and is blockDim.x of "
+            f"'{kernel}', which line {line} instantiates with {param} = {value}: that kernel takes threadIdx.x as "
+            f"its lane and shuffles with width {param} (line {shuffle.loc.line}), so threads {value}-{width - 1} of "
+            f"each row index past its {value}-lane group and reduce apart from it")
 
 
 def _width_mismatch(fv: FileView, target: Target) -> Iterator[Match]:
     """A block as wide as the device's wavefront (asked at run time: 64 on gfx942) for a kernel instantiated with
     a narrower compile-time warp width: apex's `warp_size = min(next_power_of_two, at::cuda::warp_size())` next to
-    `kernel = &softmax_warp_forward<..., WARP_SIZE = 32, ...>`. Threads past the kernel's width take lane ids it
-    never expects, alias the first group's elements and reduce on their own."""
-    facts, wave = fv.facts, target.wave_size
+    `kernel = &softmax_warp_forward<..., WARP_SIZE = 32, ...>`, or `k<T, 32><<<grid, dim3(w, 4)>>>` with w asked
+    from the device. Threads past the kernel's width take lane ids it never expects, alias the first group's
+    elements and reduce on their own."""
+    wave = target.wave_size
     for view in (v for v in fv.views if v.fn.kind == "host"):
         filled = _attribute_wave_vars(view)
-        widths = [(n, strip(n.children[0])) for n in view.nodes() if n.kind == "binop" and n.op == "=" and
-                  len(n.children) == 2 and strip(n.children[0]).kind == "ref" and
-                  any(_is_wave_query(k, filled) for k in n.children[1].walk())]
-        widths = [(n, var) for n, var in widths if _becomes_block_x(fv, view, var)]
-        if not widths:
+        sized = [(n, var, value) for n, var, value in _wave_sized(view, filled) if _becomes_block_x(fv, view, var)]
+        picks = list(_kernel_pointer_picks(view)) if sized else []
+        for stmt, var, value in sized:
+            for pick, name, args in picks:
+                env, case = _case_env(view, pick)
+                width = _host_width(view, value, env, filled, wave)
+                found = _narrower_kernel(fv, name, [view.const(a) for a in args], width)
+                if found is not None:
+                    yield Match(stmt.loc, {"what": _mismatch_words(f"'{var.op}'", width or 0, case, name,
+                                                                   pick.loc.line, found), "wave": str(wave)},
+                                confidence="medium")
+                    break
+        yield from _launch_width_mismatch(fv, view, filled, wave)
+
+
+def _launch_width_mismatch(fv: FileView, view: FunctionView, filled: frozenset[str], wave: int) -> Iterator[Match]:
+    """The direct form: `k<T, 2, 32><<<grid, dim3(w, 4)>>>` with w the device's width."""
+    launches = {(n.loc.line, n.loc.col): n for n in view.nodes() if n.kind == "launch"}
+    for launch in fv.facts.launches:
+        node = launches.get((launch.loc.line, launch.loc.col))
+        if launch.caller != view.fn.usr or not launch.template_args or launch.block is None or node is None:
             continue
-        picks = list(_kernel_pointer_picks(view))
-        for assign, var in widths:
-            for pick, name, args, env, case in picks:
-                found = _narrower_pick(fv, view, assign, name, args, env, filled, wave)
-                if found is None:
-                    continue
-                param, value, width, shuffle = found
-                yield Match(assign.loc, {
-                    "what": f"'{var.op}' is {width} here{case}, the device's wavefront width asked at run time, and "
-                            f"becomes blockDim.x of '{name}', which line {pick.loc.line} instantiates with {param} = "
-                            f"{value}: that kernel takes threadIdx.x as its lane and shuffles with width {param} "
-                            f"(line {shuffle.loc.line}), so threads {value}-{width - 1} of each row index past its "
-                            f"{value}-lane group and reduce apart from it", "wave": str(wave)}, confidence="medium")
-                break
+        block = strip(launch.block)
+        if block.kind == "ref" and view.definition(block.ref) is not None:
+            block = strip(view.definition(block.ref))   # type: ignore[arg-type]
+        x = strip(block.children[0]) if block.kind == "call" and block.op == "dim3" and block.children else block
+        if not any(_is_wave_query(k, filled) or (k.kind == "ref" and any(_is_wave_query(d, filled) for e in
+                   view.defs.get(k.ref, []) for d in e.walk())) for k in x.walk()):
+            continue
+        env, case = _case_env(view, node)
+        width = _host_width(view, x, env, filled, wave)
+        values = [int(a) if re.fullmatch(r"-?\d+", a) else None for a in launch.template_args]
+        found = _narrower_kernel(fv, launch.kernel, values, width)
+        if found is not None:
+            yield Match(launch.block.loc if launch.block.loc.line else launch.loc,
+                        {"what": _mismatch_words("the block's x extent", width or 0, case, launch.kernel,
+                                                 launch.loc.line, found), "wave": str(wave)}, confidence="medium")
 
 
-def _narrower_pick(fv: FileView, view: FunctionView, assign: Node, name: str, args: tuple[Node, ...],
-                   env: dict[str, int], filled: frozenset[str], wave: int) -> tuple[str, int, int, Node] | None:
-    """(parameter, its value, the block width) where kernel `name` gets a logical warp width below the width
-    `assign` gives the block in that case."""
-    width = _host_width(view, assign.children[1], env, filled, wave)
+def _narrower_kernel(fv: FileView, name: str, values: list[int | str | None],
+                     width: int | None) -> tuple[str, int, Node] | None:
+    """(parameter, its value, a shuffle of that width) where the template arguments `values` give kernel `name` a
+    logical warp narrower than a block `width` threads wide."""
     if width is None:
         return None
     for kernel in fv.kernel_by_name(name):
@@ -1353,9 +1392,9 @@ def _narrower_pick(fv: FileView, view: FunctionView, assign: Node, name: str, ar
             continue
         for param, shuffle in _logical_width_params(kernel).items():
             position = kernel.fn.template_params.index(param)
-            value = view.const(args[position]) if position < len(args) else None
+            value = values[position] if position < len(values) else None
             if isinstance(value, int) and 0 < value < width:
-                return param, value, width, shuffle
+                return param, value, shuffle
     return None
 
 

@@ -102,3 +102,16 @@ void launch_row_sum(T* dst, const T* src, int rows, int n, int log2_elements) {
   dim3 threads(warp_size, 1, 1);
   kernel<<<rows, threads>>>(dst, src, n);
 }
+
+// The direct form: the kernel named with its width at the launch.
+template <typename T>
+void launch_row_sum_direct(T* dst, const T* src, int rows, int n) {
+  int device_warp;
+  hipDeviceGetAttribute(&device_warp, hipDeviceAttributeWarpSize, 0);
+  // expect: W64-009
+  row_sum<T, 2, 32><<<rows, dim3(device_warp, 1, 1)>>>(dst, src, n);
+  // ok: W64-009
+  row_sum<T, 2, 64><<<rows, dim3(device_warp, 1, 1)>>>(dst, src, n);
+  // ok: W64-009
+  row_sum_wrapped<T, 2, 32><<<rows, dim3(device_warp, 1, 1)>>>(dst, src, n);
+}
