@@ -1283,8 +1283,7 @@ def _logical_width_params(kernel: FunctionView) -> dict[str, Node]:
     for node in kernel.nodes():   # `threadIdx.x % WARP_SIZE`: the lanes past the width repeat a group; correct
         if node.kind == "binop" and node.op in ("%", "&") and len(node.children) == 2 and \
                 kernel.lane_class(node.children[0]) == TID:
-            names = {n.op for n in node.children[1].walk() if n.kind == "ref"}
-            for name in names & set(out):
+            for name in _names_read(kernel, node.children[1]) & set(out):
                 del out[name]
     return out if reads_x else {}
 
@@ -1298,6 +1297,18 @@ def _case_env(view: FunctionView, node: Node) -> tuple[dict[str, int], str]:
         return {}, ""
     var, value = strip(switch.children[0]), case.children[0].value
     return {var.ref: value}, f" (for {var.op} = {value})"
+
+
+def _names_read(view: FunctionView, node: Node, depth: int = 0) -> set[str]:
+    """Names an expression reads, through the definitions of the locals it reads (`kLanes = WARP_SIZE`)."""
+    names: set[str] = set()
+    for n in node.walk():
+        if n.kind == "ref":
+            names.add(n.op)
+            if depth < 4:
+                for d in view.defs.get(n.ref, []):
+                    names |= _names_read(view, d, depth + 1)
+    return names
 
 
 def _kernel_pointer_picks(view: FunctionView) -> Iterator[tuple[Node, str, tuple[Node, ...]]]:
