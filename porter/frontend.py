@@ -117,6 +117,8 @@ _RAW_SIGNATURES = (
     ("clang_getFileName", [ctypes.c_void_p], ci._CXString, None),
     ("clang_getCursorSpelling", [ci.Cursor], ci._CXString, None),
     ("clang_Cursor_isNull", [ci.Cursor], ctypes.c_int, None),
+    ("clang_Cursor_getNumArguments", [ci.Cursor], ctypes.c_int, None),
+    ("clang_Cursor_getArgument", [ci.Cursor, ctypes.c_uint], ci.Cursor, None),
     ("clang_getCanonicalType", [ci.Type], ci.Type, None),
     ("clang_Type_getSizeOf", [ci.Type], ctypes.c_longlong, None),
 )
@@ -149,8 +151,10 @@ def _load_libclang() -> ctypes.CDLL:
 
 _LIB = _declare(_load_libclang(), _SIGNATURES)
 _RAW = _declare(ctypes.CDLL(ci.conf.get_filename()), _RAW_SIGNATURES)
-# CursorKind.name is a linear search in the bindings; this table makes it a dict lookup.
-_KIND_NAMES: dict[int, str] = {k.value: k.name for k in ci.CursorKind.get_all_kinds()}
+# CursorKind.name is a linear search in the bindings; this table makes it a dict lookup. Built from the class's
+# attributes: asking each kind its name rebuilds the bindings' name table every time (60 ms per worker).
+_KIND_NAMES: dict[int, str] = {k.value: name for name, k in vars(ci.CursorKind).items()
+                               if isinstance(k, ci.CursorKind)}
 _EXPRESSION_KINDS = {k.value for k in ci.CursorKind.get_all_kinds() if k.is_expression()}
 _INVALID_KINDS = {k.value for k in ci.CursorKind.get_all_kinds() if k.is_invalid()}
 # Type kinds by number: Type.kind raises on kinds newer than the bindings' table (_Float16 is 32, __bf16 ...)
@@ -243,6 +247,17 @@ def _children(c: ci.Cursor) -> list[ci.Cursor]:
     tu = c._tu
     for child in out:
         child._tu = tu
+    return out
+
+
+def _arguments(c: ci.Cursor) -> list[ci.Cursor]:
+    """c.get_arguments() without the bindings' null-cursor comparison and argument scan per result."""
+    out = []
+    for i in range(_RAW.clang_Cursor_getNumArguments(c)):
+        arg = _RAW.clang_Cursor_getArgument(c, i)
+        if not _RAW.clang_Cursor_isNull(arg):
+            arg._tu = c._tu
+            out.append(arg)
     return out
 
 
@@ -1198,7 +1213,7 @@ class _Extractor:
         if kind in _SKIP:
             return None
         if kind == "UNEXPOSED_EXPR":
-            kids = [k for k in (self.convert(ch) for ch in _children(c)) if k is not None]
+            kids = self._converted(_children(c))
             if not kids:
                 return Node("default", type=_type_spelling(c)) if _expansion_line_col(c)[1] == 0 else None
             if len(kids) == 1:
@@ -1211,7 +1226,7 @@ class _Extractor:
                 return Node("cast", op="implicit", type=tspell, value=inner.value, loc=inner.loc, children=(inner,))
             return Node("other", type=_type_spelling(c), loc=self.loc(c), children=tuple(kids))
         if kind == "PAREN_EXPR":
-            kids = [k for k in (self.convert(ch) for ch in _children(c)) if k is not None]
+            kids = self._converted(_children(c))
             return kids[0] if len(kids) == 1 else None
         loc = self.loc(c, with_end=kind not in _STATEMENT_KINDS)
         if kind == "INTEGER_LITERAL":
@@ -1219,26 +1234,26 @@ class _Extractor:
         if kind == "DECL_REF_EXPR":
             return self._decl_ref(c, loc)
         if kind == "MEMBER_REF_EXPR":
-            kids = tuple(k for k in (self.convert(ch) for ch in _children(c)) if k is not None)
+            kids = self._converted(_children(c))
             return Node("member", op=_spelling(c), type=_type_spelling(c), loc=loc,
                         macro=self.macro_at.get((loc.line, loc.col), ""), children=kids)
         if kind == "CALL_EXPR":
             return self._call(c, loc)
         if kind in ("BINARY_OPERATOR", "COMPOUND_ASSIGNMENT_OPERATOR"):
-            kids = tuple(k for k in (self.convert(ch) for ch in _children(c)) if k is not None)
+            kids = self._converted(_children(c))
             op = _BINOPS.get(_LIB.clang_getCursorBinaryOperatorKind(c), "?")
             tspell = _type_spelling(c)
             value = _fold(op, kids, tspell) if len(kids) == 2 else None
             return Node("binop", op=op, type=tspell, value=value, loc=loc, children=kids)
         if kind == "UNARY_OPERATOR":
-            kids = tuple(k for k in (self.convert(ch) for ch in _children(c)) if k is not None)
+            kids = self._converted(_children(c))
             op = _UNOPS.get(_LIB.clang_getCursorUnaryOperatorKind(c), "?")
             value = _fold_unary(op, kids[0].value) if kids and kids[0].value is not None else None
             return Node("unop", op=op, type=_type_spelling(c), value=value, loc=loc, children=kids)
         if kind in ("CXX_UNARY_EXPR", "UNARY_EXPR"):  # sizeof / alignof
             return Node("int", op="sizeof", type=_type_spelling(c), value=_evaluate_int(c), loc=loc)
         if kind in _CASTS:
-            kids = tuple(k for k in (self.convert(ch) for ch in _children(c)) if k is not None)
+            kids = self._converted(_children(c))
             size = _pointee_size(c.type)
             tspell = _type_spelling(c)
             value = kids[-1].value if kids and _is_int_type(tspell) else None
@@ -1249,10 +1264,10 @@ class _Extractor:
         if kind == "FOR_STMT":
             return self._for(c, loc)
         if kind == "CXX_FOR_RANGE_STMT":
-            kids = tuple(k for k in (self.convert(ch) for ch in _children(c)) if k is not None)
+            kids = self._converted(_children(c))
             return Node("for", op="range", loc=loc, children=kids)
         mapped = _STMTS.get(kind, "other")
-        kids = tuple(k for k in (self.convert(ch) for ch in _children(c)) if k is not None)
+        kids = self._converted(_children(c))
         if mapped in _STATEMENTS:
             return Node(mapped, loc=loc, children=kids)
         if mapped == "index":
@@ -1265,6 +1280,16 @@ class _Extractor:
             return None
         return Node(mapped, op=_spelling(c) if mapped == "other" else "", type=_type_spelling(c)
                     if c._kind_id in _EXPRESSION_KINDS else "", loc=loc, children=kids)
+
+    def _converted(self, cursors: list[ci.Cursor]) -> tuple[Node, ...]:
+        """The cursors converted, in order, leaving out those that convert to nothing (one loop: nested generators
+        cost a microsecond per cursor, and most cursors are some node's children)."""
+        out = []
+        for ch in cursors:
+            node = self.convert(ch)
+            if node is not None:
+                out.append(node)
+        return tuple(out)
 
     def _int_literal(self, c: ci.Cursor, loc: Loc) -> Node:
         value = _evaluate_int(c)
@@ -1333,13 +1358,13 @@ class _Extractor:
                                                            for n in k.walk()))]
             if len(kids) == 2:
                 return Node("binop", op=name[8:], type=_type_spelling(c), loc=loc, children=tuple(kids))
-        aligned = [self.convert(a) for a in c.get_arguments()]
+        aligned = [self.convert(a) for a in _arguments(c)]
         args = tuple(k for k in aligned if k is not None)
         if len(args) == 1 and name and name == _type_spelling(c) and \
                 args[0].type.replace("const ", "").rstrip(" &") == name:
             return args[0]  # a copy construction of a struct value (__half, float4): the value itself
         if config is not None:
-            cfg = tuple(k for k in (self.convert(a) for a in config.get_arguments()) if k is not None)
+            cfg = self._converted(_arguments(config))
             node = Node("launch", op=name, type="void", loc=loc, children=cfg + args)
             self._launch(c, name, children, cfg, args, loc)
             return node
@@ -1354,7 +1379,7 @@ class _Extractor:
             # instantiation the callee is the substituted function
             ref = _function_target(children[0])
             name = _spelling(ref) if ref is not None else name
-        rid = self._id(ref) if ref is not None and ref.location.file is not None else ""
+        rid = self._id(ref) if ref is not None and _expansion_line_col(ref)[0] else ""   # declared in a file
         if ref is not None and rid and self.current_fn:
             self._note_helper(ref)
         inlined = self._through_wrapper(ref, aligned, loc) if ref is not None and base is None else None
@@ -1472,7 +1497,7 @@ class _Extractor:
         exprs = [ch for ch in children if ch._kind_id in _EXPRESSION_KINDS]
         if init_cursor is not None and exprs and exprs[-1] == init_cursor:
             exprs.pop()
-        bounds = tuple(k for k in (self.convert(ch) for ch in exprs) if k is not None)
+        bounds = self._converted(exprs)
         is_shared = any(_kind(ch) == "CUDASHARED_ATTR" for ch in children)
         rid = self._id(c)
         value = init.value if init is not None and "const" in tspell and _is_int_type(tspell) else None
