@@ -1347,11 +1347,18 @@ def function_views(ctx: RuleContext) -> Iterator[FunctionView]:
     owners = {d.function for d in fv.facts.shared if d.function}
     shared_refs = {d.ref for d in fv.facts.shared}
     views = fv.views
-    # device functions handed a shared array by a caller, directly or through a local alias (none without arrays)
+    # device functions handed a shared array by a caller, directly or through a local alias (none without arrays);
+    # only calls that can name a device function not yet known are looked into (their arguments are walked)
+    device = {f.usr for f in fv.facts.functions if f.kind in ("device", "host_device")}
+    names = {f.name for f in fv.facts.functions}
     for view in views if shared_refs else ():
-        passed = shared_refs | {ref for ref, defs in view.defs.items() if len(defs) == 1
-                                and any(n.kind == "ref" and n.ref in shared_refs for n in defs[0].walk())}
+        passed: set[str] | None = None
         for call in view.calls():
+            if not (call.ref in device and call.ref not in owners if call.ref else call.op in names):
+                continue
+            if passed is None:
+                passed = shared_refs | {ref for ref, defs in view.defs.items() if len(defs) == 1
+                                        and any(n.kind == "ref" and n.ref in shared_refs for n in defs[0].walk())}
             if not any(n.kind == "ref" and n.ref in passed for a in call.children for n in a.walk()):
                 continue
             owners.update([call.ref] if call.ref else
