@@ -94,7 +94,6 @@ _SIGNATURES = (
     ("clang_EvalResult_dispose", [ctypes.c_void_p], None, None),
     ("clang_getFileLocation", [ci.SourceLocation, ctypes.POINTER(ctypes.c_void_p), _UINT_P, _UINT_P, _UINT_P],
      None, None),
-    ("clang_Cursor_getVarDeclInitializer", [ci.Cursor], ci.Cursor, ci.Cursor.from_result),
     ("clang_getSpecializedCursorTemplate", [ci.Cursor], ci.Cursor, ci.Cursor.from_result),
     ("clang_Cursor_isMacroFunctionLike", [ci.Cursor], ctypes.c_uint, None),
     ("clang_Location_isFromMainFile", [ci.SourceLocation], ctypes.c_int, None),
@@ -117,9 +116,16 @@ _RAW_SIGNATURES = (
     ("clang_getFileName", [ctypes.c_void_p], ci._CXString, None),
     ("clang_getCursorSpelling", [ci.Cursor], ci._CXString, None),
     ("clang_Cursor_isNull", [ci.Cursor], ctypes.c_int, None),
+    ("clang_Cursor_getVarDeclInitializer", [ci.Cursor], ci.Cursor, None),
     ("clang_Cursor_getNumArguments", [ci.Cursor], ctypes.c_int, None),
     ("clang_Cursor_getArgument", [ci.Cursor, ctypes.c_uint], ci.Cursor, None),
     ("clang_getCanonicalType", [ci.Type], ci.Type, None),
+    ("clang_tokenize", [ci.TranslationUnit, ci.SourceRange, ctypes.POINTER(ctypes.POINTER(ci.Token)), _UINT_P],
+     None, None),
+    ("clang_disposeTokens", [ci.TranslationUnit, ctypes.POINTER(ci.Token), ctypes.c_uint], None, None),
+    ("clang_getTokenKind", [ci.Token], ctypes.c_int, None),
+    ("clang_getTokenLocation", [ci.TranslationUnit, ci.Token], ci.SourceLocation, None),
+    ("clang_getTokenSpelling", [ci.TranslationUnit, ci.Token], ci._CXString, None),
     ("clang_Type_getSizeOf", [ci.Type], ctypes.c_longlong, None),
 )
 
@@ -176,13 +182,23 @@ def _decl_key(c: ci.Cursor) -> tuple[int, int]:
     return c._kind_id, c.data[0]
 
 
-def _referenced(c: ci.Cursor) -> ci.Cursor | None:
-    """c.referenced without the bindings' two extra calls per result (null cursor and comparison)."""
-    ref = _RAW.clang_getCursorReferenced(c)
-    if _RAW.clang_Cursor_isNull(ref):
+def _found(cursor: ci.Cursor, of: ci.Cursor) -> ci.Cursor | None:
+    """A cursor libclang returned for `of` through the raw handle, None for the null cursor: one call, where the
+    bindings' result check makes two (null cursor and comparison) and scans the arguments for the unit."""
+    if _RAW.clang_Cursor_isNull(cursor):
         return None
-    ref._tu = c._tu
-    return ref
+    cursor._tu = of._tu
+    return cursor
+
+
+def _referenced(c: ci.Cursor) -> ci.Cursor | None:
+    """c.referenced."""
+    return _found(_RAW.clang_getCursorReferenced(c), c)
+
+
+def _initializer_of(c: ci.Cursor) -> ci.Cursor | None:
+    """A variable's initializer expression, or None."""
+    return _found(_RAW.clang_Cursor_getVarDeclInitializer(c), c)
 
 
 def _spelling(c: ci.Cursor) -> str:
@@ -251,14 +267,33 @@ def _children(c: ci.Cursor) -> list[ci.Cursor]:
 
 
 def _arguments(c: ci.Cursor) -> list[ci.Cursor]:
-    """c.get_arguments() without the bindings' null-cursor comparison and argument scan per result."""
-    out = []
-    for i in range(_RAW.clang_Cursor_getNumArguments(c)):
-        arg = _RAW.clang_Cursor_getArgument(c, i)
-        if not _RAW.clang_Cursor_isNull(arg):
-            arg._tu = c._tu
-            out.append(arg)
-    return out
+    """c.get_arguments()."""
+    found = (_found(_RAW.clang_Cursor_getArgument(c, i), c) for i in range(_RAW.clang_Cursor_getNumArguments(c)))
+    return [arg for arg in found if arg is not None]
+
+
+_COMMENT_TOKEN = ci.TokenKind.COMMENT.value
+
+
+def _tokens(tu: ci.TranslationUnit, ext: ci.SourceRange) -> list[Tok]:
+    """The tokens of an extent, comments left out: tu.get_tokens through the raw handle (the bindings make a
+    Token, a SourceLocation and a File object per token and read each field with its own call)."""
+    memory, count = ctypes.POINTER(ci.Token)(), ctypes.c_uint()
+    _RAW.clang_tokenize(tu, ext, ctypes.byref(memory), ctypes.byref(count))
+    if count.value < 1:
+        return []
+    try:
+        out = []
+        for i in range(count.value):
+            tok = memory[i]
+            if _RAW.clang_getTokenKind(tok) == _COMMENT_TOKEN:
+                continue
+            _RAW.clang_getExpansionLocation(_RAW.clang_getTokenLocation(tu, tok), *_OUT_ARGS)
+            text = (_RAW.clang_getCString(_RAW.clang_getTokenSpelling(tu, tok)) or b"").decode("utf-8", "replace")
+            out.append(Tok(text, _OUT_LINE.value, _OUT_COL.value))
+        return out
+    finally:
+        _RAW.clang_disposeTokens(tu, memory, count)
 
 
 def _evaluate_int(cursor: ci.Cursor) -> int | None:
@@ -1114,8 +1149,9 @@ class _Extractor:
         toks, at = self._body_tokens(ext)
         names = {n.op: (n.ref, n.type) for n in body.walk() if n.kind in ("decl", "ref") and n.op and n.ref}
         repaired = _Repair(self, toks, at, names, errors).node(body)
-        covered = {line for n in repaired.walk() for line in range(n.loc.line, max(n.loc.line, n.loc.end_line) + 1)
-                   if n.loc.line and n.kind not in ("block", "for", "while", "do", "if", "switch")}
+        spans = {(n.loc.line, n.loc.end_line) for n in repaired.walk()
+                 if n.loc.line and n.kind not in ("block", "for", "while", "do", "if", "switch")}
+        covered = {line for a, b in spans for line in range(a, max(a, b) + 1)}
         extra: list[Node] = []
         done: set[tuple[int, int]] = set()
         for d in errors:
@@ -1140,8 +1176,7 @@ class _Extractor:
         key = (ext.begin_int_data, ext.end_int_data)
         hit = self.body_tokens.get(key)
         if hit is None:
-            toks = [Tok(t.spelling, t.location.line, t.location.column) for t in
-                    self.tu.get_tokens(extent=ext) if t.kind != ci.TokenKind.COMMENT]
+            toks = _tokens(self.tu, ext)
             hit = self.body_tokens[key] = (toks, {(t.line, t.col): i for i, t in enumerate(toks)})
         return hit
 
@@ -1465,7 +1500,7 @@ class _Extractor:
         callee = children[0] if children else None
         ref = _referenced(c)
         if ref is not None and _kind(ref) == "VAR_DECL":
-            init = _LIB.clang_Cursor_getVarDeclInitializer(ref)
+            init = _initializer_of(ref)
             target = _function_target(init) if init is not None else None
             if target is not None:
                 ref, name = target, _spelling(target)
@@ -1483,7 +1518,7 @@ class _Extractor:
                                     args=args, loc=loc))
 
     def _var_decl(self, c: ci.Cursor, loc: Loc) -> Node:
-        init_cursor = _LIB.clang_Cursor_getVarDeclInitializer(c)
+        init_cursor = _initializer_of(c)
         init = None
         tspell = _type_spelling(c)
         if init_cursor is not None and init_cursor._kind_id not in _INVALID_KINDS:
@@ -1600,21 +1635,26 @@ class _Extractor:
         out = []
         names = {2: "warning", 3: "error", 4: "fatal"}
         outside: str | None = None
+        main = self.main_file.name
         for d in self.tu.diagnostics:
-            if d.severity < ci.Diagnostic.Warning:
+            # severity and location are read once: each read is a libclang call (a file with missing headers has
+            # hundreds of errors)
+            severity = d.severity
+            if severity < ci.Diagnostic.Warning:
                 continue
-            f = d.location.file
-            in_main = f is not None and f.name == self.main_file.name
-            if not in_main and d.severity < ci.Diagnostic.Fatal:
+            where = d.location
+            f = where.file
+            in_main = f is not None and f.name == main
+            if not in_main and severity < ci.Diagnostic.Fatal:
                 continue
             # where a macro argument was written (a name inside an AT_DISPATCH_* lambda), else where the macro
             # was expanded: clang's own location of such a diagnostic is the outermost expansion
-            loc = Loc(self.path, *_file_line_col(d.location)[1:]) if in_main else Loc(self.path, 1, 1)
+            loc = Loc(self.path, *_file_line_col(where)[1:]) if in_main else Loc(self.path, 1, 1)
             if outside is None:
                 outside = self._outside_include()
             message = d.spelling if not outside else \
                 f"(message withheld: the file includes {outside}, outside the analyzed folders)"
-            out.append(Diagnostic(names.get(d.severity, "warning"), message, loc))
+            out.append(Diagnostic(names.get(severity, "warning"), message, loc))
         return tuple(out)
 
     def _outside_include(self) -> str:
@@ -1702,10 +1742,13 @@ class _Repair:
                 index = replace(n, children=(base, self.node(n.children[0])))
                 self.ex._recovered_node(index, self.reason(index.loc.line))
                 return index
-        if not n.children:
-            return n
-        kids = tuple(self.node(k) for k in n.children)
-        return n if all(a is b for a, b in zip(kids, n.children)) else replace(n, children=kids)
+        changed = False
+        kids = []
+        for k in n.children:   # a loop, not generators: this runs for every node of a body with parse errors
+            repaired = self.node(k)
+            changed = changed or repaired is not k
+            kids.append(repaired)
+        return replace(n, children=tuple(kids)) if changed else n
 
     def _initializer(self, decl: Node) -> Node | None:
         """`T name = <dropped>`: read the initializer's tokens up to the declaration's end."""
