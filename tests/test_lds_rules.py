@@ -153,6 +153,23 @@ def test_shared_memory_returned_by_a_getter_takes_the_specializations_element_si
     assert not [f for f in run(path) if f.rule_id.startswith("LDS")]
 
 
+def test_power_of_two_runtime_stride_is_judged_at_its_least_conflicted_value() -> None:
+    # a scan over a runtime length: `offset` doubles from 1 in the up-sweep and halves in the down-sweep; every
+    # power of two is tried and the least conflicted (1: a 2-dword lane stride) reported, with the down-sweep's
+    # `tid < d` sampled until d covers a 64-lane wavefront
+    path = SAMPLES / "scan.hip"
+    findings = run(path)
+    up = at(findings, "LDS-001", line_of(path, "      buf[b] += buf[a];"))
+    assert up.message.startswith("2-way")
+    assert "'offset' is a power of two set at run time: shown for offset = 1, the least conflicted of 1, 2, 4" \
+        in up.message
+    down = at(findings, "LDS-001", line_of(path, "int t = buf[a];"))
+    assert "offset = 1" in down.message and "d = 64" in down.message
+    # with GPU Gems' padding offset = 1 is conflict-free, so nothing holds for every offset
+    padded = line_of(path, "buf[b + CONFLICT_FREE_OFFSET(b)] += buf[a + CONFLICT_FREE_OFFSET(a)];")
+    assert not [f for f in findings if f.line == padded]
+
+
 def test_lane_stride_of_an_assumed_block_extent_is_stated_and_not_invented() -> None:
     path = SAMPLES / "open_element.hip"
     line = line_of(path, "buf[threadIdx.x * blockDim.y + threadIdx.y] =")

@@ -265,11 +265,17 @@ class LdsAccess:
                                      # (width 0 then, and the offset holds its `sizeof:` symbol)
     element_sizes: tuple[int, ...] = ()  # the sizes that element can have, when only some are possible
     via: str = ""                    # where a header helper the call passes the array to makes the access
+    open_values: tuple[tuple[str, tuple[int, ...]], ...] = ()  # runtime-uniform variables the lane pattern
+                                     # depends on, each known to be one of these values (`u:offset`: 1, 2, 4, ...)
 
     def with_element_size(self, size: int) -> "LdsAccess":
         """The access as it runs when the template parameter's element has `size` bytes."""
         return replace(self, width=size, element="",
                        offset=_substitute(self.offset, {f"{SIZEOF_PREFIX}{self.element}": size}))
+
+    def with_values(self, values: dict[str, int]) -> "LdsAccess":
+        """The access as it runs when its open runtime values are `values`."""
+        return replace(self, open_values=(), offset=_substitute(self.offset, values))
 
     @property
     def vector(self) -> int:
@@ -362,6 +368,8 @@ class AccessWalker:
                     self.mutations.setdefault(lhs.ref, []).append(n)
         self._loops: dict[int, _Loop | None] = {}
         self._loop_error: dict[int, str] = {}
+        self.changing: dict[str, str] = {}  # `u:` symbol -> id of the uniform variable it names, when that
+                                            # variable is assigned or changed more than once
         self.block_env = {"bdim.x": block[0], "bdim.y": block[1], "bdim.z": block[2]}
 
     # -- the walk
@@ -895,6 +903,7 @@ class AccessWalker:
                 return lp.carried[ref]
         defs = self.view.defs.get(ref, [])
         if (ref in self.mutations or len(defs) > 1) and self._uniform(ref, defs):
+            self.changing[f"u:{node.op}"] = ref
             return f"u:{node.op}"  # e.g. a double-buffer index toggled by every thread alike
         if ref in self.mutations:
             raise Undetermined(f"'{node.op}' changes in a way the model does not follow", node)
@@ -1024,7 +1033,8 @@ class AccessWalker:
             except EvalError:
                 limit = None
         values: list[int] = []
-        while len(values) < (MAX_TRIP if limit is not None else 4):
+        trips = MAX_TRIP if limit is not None else self._open_trip(op, v, s)
+        while len(values) < trips:
             if limit is not None and not _holds(cmp, v, limit):
                 break
             values.append(v)
@@ -1035,6 +1045,18 @@ class AccessWalker:
         if not values:
             raise Undetermined("the loop body never runs with the block assumed")
         return values
+
+    def _open_trip(self, op: str, start: int, step: int) -> int:
+        """Iterations to sample of a loop whose bound is a runtime value: the first 4; for a variable that
+        doubles (`d <<= 1`, a scan's down-sweep with `if (tid < d)`), as many as it takes to reach the block's
+        thread count, past which a `tid < d` guard no longer changes which lanes run."""
+        threads = prod(self.block)
+        if op not in ("<<", "*") or start <= 0 or step <= 0 or (op == "*" and step < 2):
+            return 4
+        v, n = start, 1
+        while v < threads and n < MAX_TRIP:
+            v, n = _apply(op, v, step), n + 1
+        return max(4, n)
 
     def _carried(self, loop: Node, lp: _Loop, values: list[int]) -> dict[str, Expr]:
         """Variables declared outside the loop and stepped once per iteration by a constant (offset *= 2)."""
@@ -1071,9 +1093,10 @@ class AccessWalker:
             pred = outer if pred is None else pred if outer is None else ("&&", outer, pred)
             frame = frame.caller.frame
         samples = {lp.symbol: lp.iters for lp in loops}
-        offset = self._bind_uniform(offset, samples, node)
+        opened: dict[str, tuple[int, ...]] = {}
+        offset = self._bind_uniform(offset, samples, node, opened)
         if indices is not None:
-            indices = tuple(self._bind_uniform(i, samples, node) for i in indices)
+            indices = tuple(self._bind_uniform(i, samples, node, opened) for i in indices)
         used = symbols(offset) | (symbols(pred) if pred is not None else frozenset())
         samples = {k: v for k, v in samples.items() if k in used}
         names = tuple((lp.symbol, lp.name, lp.value) for lp in loops if lp.symbol in samples)
@@ -1081,17 +1104,61 @@ class AccessWalker:
         return LdsAccess(decl=decl, node=node, op=op, width=0 if element else width, offset=offset, indices=indices,
                          predicate=pred, samples=samples, loop_vars=names,
                          written=_base_name(written_at if written_at is not None else node), element=element,
-                         element_sizes=width.sizes if isinstance(width, _Dependent) else ())
+                         element_sizes=width.sizes if isinstance(width, _Dependent) else (),
+                         open_values=tuple(sorted(opened.items())))
 
-    def _bind_uniform(self, e: Expr, samples: dict[str, tuple[int, ...]], node: Node) -> Expr:
-        """Replace runtime-uniform symbols by 0 when they only shift every lane equally."""
+    def _bind_uniform(self, e: Expr, samples: dict[str, tuple[int, ...]], node: Node,
+                      opened: dict[str, tuple[int, ...]]) -> Expr:
+        """Replace runtime-uniform symbols by 0 when they only shift every lane equally; one that changes the lane
+        pattern stays open (in `opened`, with the values it can take) when it is a power of two stepped by
+        shifts (a scan's `offset <<= 1`), else the access is undetermined."""
         uni = sorted(s for s in symbols(e) if s.startswith("u:"))
         if not uni:
             return e
+        shifts = {}
         for u in uni:
-            if not self._shift_only(e, u, samples):
+            if self._shift_only(e, u, samples):
+                shifts[u] = 0
+                continue
+            values = self._powers_of_two(u)
+            if not values:
                 raise Undetermined(f"the lane pattern depends on the runtime value '{u[2:]}'", node)
-        return _substitute(e, {u: 0 for u in uni})
+            opened[u] = values
+        return _substitute(e, shifts)
+
+    def _powers_of_two(self, u: str) -> tuple[int, ...]:
+        """The values a uniform variable can take when every assignment is a power-of-two constant and every
+        change a shift, or a product or quotient by a power of two (`int offset = 1; ... offset <<= 1;` in the
+        up-sweep and `offset >>= 1` in the down-sweep of a Blelloch scan): the powers of two from the smallest it
+        can reach, MAX_SAMPLED_ITERS of them (a finding must hold at the least conflicted). () otherwise."""
+        ref = self.changing.get(u)
+        if ref is None:
+            return ()
+        starts: set[int] = set()
+        for d in self.view.defs.get(ref, []):
+            try:
+                c = evaluate(self.expr(d), self.block_env)
+            except (Undetermined, EvalError):
+                return ()
+            if c <= 0 or c & (c - 1):
+                return ()
+            starts.add(c)
+        up = down = False
+        for m in self.mutations.get(ref, []):
+            if m.kind != "binop" or len(m.children) != 2 or m.op not in ("<<=", ">>=", "*=", "/="):
+                return ()
+            k = m.children[1].value
+            if k is None or k <= 0 or (m.op in ("*=", "/=") and k & (k - 1)):
+                return ()
+            if m.op in ("<<=", "*="):
+                up = True
+            else:
+                down = True
+        if not starts:
+            return ()
+        lo = 1 if down else min(starts)
+        hi = max(starts) << MAX_SAMPLED_ITERS if up else max(starts)
+        return tuple(lo << k for k in range(MAX_SAMPLED_ITERS) if lo << k <= hi)
 
     def _shift_only(self, e: Expr, u: str, samples: dict[str, tuple[int, ...]]) -> bool:
         env = dict(self.block_env)

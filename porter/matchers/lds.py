@@ -9,6 +9,7 @@ followed are kept for LDS-000 (explain only), never guessed.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterator, Sequence
@@ -127,22 +128,36 @@ def _analyzed(model: LdsModel, access: Access, dims: tuple[int, int, int], sampl
 
 def _evaluate(model: LdsModel, acc: LdsAccess, block: BlockGuess, evaluated: dict[tuple, ConflictResult]
               ) -> tuple[LdsAccess, ConflictResult, str]:
-    """The access (concrete), its evaluation, and how its element size was chosen. An element whose size is a
-    template parameter is tried at every scalar size and the least conflicted kept: what is then reported
-    holds whatever the pattern is instantiated with."""
-    if not acc.element:
+    """The access (concrete), its evaluation, and how its open quantities were chosen. An element whose size is a
+    template parameter is tried at every scalar size (or the sizes the code allows), a runtime value known only
+    to be one of a few (a scan's power-of-two `offset`) at each of them, and the least conflicted kept: what is
+    then reported holds whatever the pattern is instantiated with and whatever the value is."""
+    if not acc.element and not acc.open_values:
         return acc, _analyzed(model, _to_access(acc), block.dims, acc.samples, evaluated), ""
+    sizes = (acc.element_sizes or ELEMENT_SIZES) if acc.element else (0,)
+    names = [name for name, _ in acc.open_values]
     tried = []
-    sizes = acc.element_sizes or ELEMENT_SIZES
     for size in sizes:
-        concrete = acc.with_element_size(size)
-        tried.append((_analyzed(model, _to_access(concrete), block.dims, acc.samples, evaluated), size, concrete))
-        if tried[-1][0].conflict_free:
-            return concrete, tried[-1][0], ""  # conflict-free at some size: nothing to report either way
-    r, size, concrete = min(tried, key=lambda t: (t[0].degree, t[0].cycles, t[1]))
-    sizes_text = ", ".join(str(s) for s in sizes[:-1]) + f" or {sizes[-1]}"
-    return concrete, r, (f"{acc.element} is a template parameter: shown for {size}-byte elements, the "
-                         f"least conflicted of {sizes_text} bytes")
+        sized = acc.with_element_size(size) if acc.element else acc
+        for values in itertools.product(*(v for _, v in acc.open_values)):
+            concrete = sized.with_values(dict(zip(names, values)))
+            r = _analyzed(model, _to_access(concrete), block.dims, acc.samples, evaluated)
+            if r.conflict_free:
+                return concrete, r, ""  # conflict-free for some choice: nothing to report either way
+            tried.append((r, (size, *values), concrete))
+    r, chosen, concrete = min(tried, key=lambda t: (t[0].degree, t[0].cycles, t[1]))
+    words = []
+    if acc.element:
+        words.append(f"{acc.element} is a template parameter: shown for {chosen[0]}-byte elements, the least "
+                     f"conflicted of {_alternatives(sizes)} bytes")
+    for (name, values), value in zip(acc.open_values, chosen[1:]):
+        words.append(f"'{name[2:]}' is a power of two set at run time: shown for {name[2:]} = {value}, the least "
+                     f"conflicted of {_alternatives(values)}")
+    return concrete, r, ", ".join(words)
+
+
+def _alternatives(values: Sequence[int]) -> str:
+    return ", ".join(str(v) for v in values[:-1]) + f" or {values[-1]}" if len(values) > 1 else str(values[0])
 
 
 def _assumed_stride(acc: LdsAccess, block: BlockGuess) -> str:

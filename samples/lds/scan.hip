@@ -64,6 +64,70 @@ __global__ void prescanUnpadded(float* g_data) {
   g_data[2 * thid] = temp[2 * thid];
 }
 
+// The scan over a length known only at run time (MoE expert counts): `offset` is 1 at the start of the up-sweep
+// and doubles, then halves again in the down-sweep, so it is a power of two whose range depends on n. The lane
+// stride 2 * offset is judged at every power of two and the least conflicted reported (offset = 1: 2-way),
+// which holds whatever n is; `tid < d` of the down-sweep is sampled until d covers the block.
+__global__ void scanRuntime(int* data, int n) {
+  extern __shared__ int buf[];
+  int tid = threadIdx.x;
+  // ok: LDS-001
+  buf[tid] = data[tid];
+  int offset = 1;
+  for (int d = n >> 1; d > 0; d >>= 1) {
+    __syncthreads();
+    if (tid < d) {
+      int a = offset * (2 * tid + 1) - 1;
+      int b = offset * (2 * tid + 2) - 1;
+      // expect: LDS-001
+      buf[b] += buf[a];
+    }
+    offset <<= 1;
+  }
+  if (tid == 0) buf[n - 1] = 0;
+  for (int d = 1; d < n; d <<= 1) {
+    offset >>= 1;
+    __syncthreads();
+    if (tid < d) {
+      int a = offset * (2 * tid + 1) - 1;
+      int b = offset * (2 * tid + 2) - 1;
+      // expect: LDS-001
+      int t = buf[a];
+      // expect: LDS-001
+      buf[a] = buf[b];
+      // expect: LDS-001
+      buf[b] += t;
+    }
+  }
+  __syncthreads();
+  // ok: LDS-001
+  data[tid] = buf[tid];
+}
+
+// The same runtime-length scan with GPU Gems' padding (one slot skipped every 32): conflict-free at offset = 1,
+// so no claim holds for every offset and nothing is reported. The tree reduction's `s` doubles from 1 as well,
+// but its lanes stay one element apart.
+__global__ void scanRuntimePadded(int* data, int n) {
+  extern __shared__ int buf[];
+  int tid = threadIdx.x;
+  int offset = 1;
+  for (int d = n >> 1; d > 0; d >>= 1) {
+    __syncthreads();
+    if (tid < d) {
+      int a = offset * (2 * tid + 1) - 1;
+      int b = offset * (2 * tid + 2) - 1;
+      // ok: LDS-001
+      buf[b + CONFLICT_FREE_OFFSET(b)] += buf[a + CONFLICT_FREE_OFFSET(a)];
+    }
+    offset <<= 1;
+  }
+  for (int s = 1; s < n; s <<= 1) {
+    __syncthreads();
+    // ok: LDS-001
+    buf[tid] += buf[tid + s];
+  }
+}
+
 void scan(float* out, const float* in, float* data, int blocks) {
   hipLaunchKernelGGL(prescan<128>, dim3(blocks), dim3(128), 0, 0, out, in);
   hipLaunchKernelGGL(prescanUnpadded<128>, dim3(blocks), dim3(128), 0, 0, data);
