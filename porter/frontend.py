@@ -82,6 +82,12 @@ class FrontendError(Exception):
 # ---------------------------------------------------------------------------------------------- libclang glue
 
 _UINT_P = ctypes.POINTER(ctypes.c_uint)
+
+
+class _RangeList(ctypes.Structure):
+    _fields_ = [("count", ctypes.c_uint), ("ranges", ctypes.POINTER(ci.SourceRange))]
+
+
 # Functions the bindings do not declare (or declare with slow result wrapping): (name, argtypes, restype, errcheck)
 _SIGNATURES = (
     ("clang_getCursorBinaryOperatorKind", [ci.Cursor], ctypes.c_int, None),
@@ -99,6 +105,8 @@ _SIGNATURES = (
     ("clang_Location_isFromMainFile", [ci.SourceLocation], ctypes.c_int, None),
     # the bindings map the kind through a table that lacks Pack (8) and later kinds and raise on them
     ("clang_Cursor_getTemplateArgumentKind", [ci.Cursor, ctypes.c_uint], ctypes.c_int, None),
+    ("clang_getSkippedRanges", [ci.TranslationUnit, ci.File], ctypes.POINTER(_RangeList), None),
+    ("clang_disposeSourceRangeList", [ctypes.POINTER(_RangeList)], None, None),
 )
 # A second handle on the same library, for calls without the bindings' per-result wrapping (Type objects,
 # CXString conversions): extents and type spellings are read for almost every node.
@@ -294,6 +302,21 @@ def _tokens(tu: ci.TranslationUnit, ext: ci.SourceRange) -> list[Tok]:
         return out
     finally:
         _RAW.clang_disposeTokens(tu, memory, count)
+
+
+def _code_only(toks: list[Tok], skipped: frozenset[int]) -> list[Tok]:
+    """Tokens that are code: not on lines of preprocessor branches the parse skipped, nor on directive lines
+    ('#pragma unroll', '#endif': a line whose first token is '#')."""
+    out: list[Tok] = []
+    directive = 0
+    for t in toks:
+        if t.line in skipped or t.line == directive:
+            continue
+        if t.text == "#" and (not out or out[-1].line != t.line):
+            directive = t.line
+            continue
+        out.append(t)
+    return out
 
 
 def _evaluate_int(cursor: ci.Cursor) -> int | None:
@@ -803,6 +826,7 @@ class _Extractor:
         # (path, raw start, raw end) -> Loc: a template's instantiations repeat their pattern's extents
         self.locs: dict[tuple[str, int, int], Loc] = {}
         self.body_tokens: dict[tuple[int, int], tuple[list[Tok], dict[tuple[int, int], int]]] = {}
+        self.skipped_by_file: dict[str, frozenset[int]] = {}
         self.file_names: dict[int, str] = {}   # file handle -> base name (handles belong to this TU)
         self.helper_refs: dict[tuple[int, int], ci.Cursor] = {}   # device functions of project headers the code calls
         self.wrappers: dict[tuple[int, int], tuple[str, list[tuple[int, _Default]]] | None] = {}   # _wrapper_shape
@@ -1176,8 +1200,25 @@ class _Extractor:
         key = (ext.begin_int_data, ext.end_int_data)
         hit = self.body_tokens.get(key)
         if hit is None:
-            toks = _tokens(self.tu, ext)
+            toks = _code_only(_tokens(self.tu, ext), self._skipped_lines(ext.start.file))
             hit = self.body_tokens[key] = (toks, {(t.line, t.col): i for i, t in enumerate(toks)})
+        return hit
+
+    def _skipped_lines(self, file: ci.File | None) -> frozenset[int]:
+        """Lines of `file` in preprocessor branches the parse did not take (`#if !defined(USE_ROCM)` under
+        -DUSE_ROCM): raw tokens include them, and code there is not compiled for the target."""
+        if file is None:
+            return frozenset()
+        name = file.name
+        hit = self.skipped_by_file.get(name)
+        if hit is None:
+            ranges = _LIB.clang_getSkippedRanges(self.tu, file)
+            try:
+                hit = frozenset(line for r in ranges.contents.ranges[:ranges.contents.count]
+                                for line in range(r.start.line, r.end.line + 1))
+            finally:
+                _LIB.clang_disposeSourceRangeList(ranges)
+            self.skipped_by_file[name] = hit
         return hit
 
     def _recovered_node(self, node: Node, reason: str) -> None:

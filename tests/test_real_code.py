@@ -479,3 +479,30 @@ def test_c10_warp_size_with_the_installed_pytorch_headers_is_a_run_time_query(tm
     include = Path(spec.origin).parent / "include"
     # recent releases give host code an overload that calls at::cuda::warp_size(): nothing to report
     assert _pytorch_findings(_write(tmp_path, "ext.cu", TORCH_HOST), include) == []
+
+
+INACTIVE_BRANCH = """\
+__global__ void reduce(float *out, const float *in) {
+  float v = in[threadIdx.x];
+  unsigned int mask = 0xffffffffu;
+  if (threadIdx.x < MISSING_WIDTH) {
+#if !defined(USE_ROCM)
+    v += __shfl_down_sync(mask, v, 16);
+#endif
+#pragma unroll
+    for (int o = 32; o > 0; o /= 2)
+      v += __shfl_down(v, o);
+  }
+  if (threadIdx.x == 0) out[0] = v;
+}
+"""
+
+
+@pytest.mark.parametrize("defines,reported", [((), True), (("USE_ROCM",), False)])
+def test_token_reading_leaves_out_branches_the_preprocessor_skipped(tmp_path: Path, defines: tuple[str, ...],
+                                                                     reported: bool) -> None:
+    # libclang drops the if statement (an undeclared name), so it is read from tokens: the CUDA-only branch is
+    # code only when USE_ROCM is not defined, and '#pragma unroll' is not a statement
+    path = _write(tmp_path, "branch.cu", INACTIVE_BRANCH)
+    result = analyze_one(Request(path=str(path), config=ParseConfig(defines=defines), target="gfx942"))
+    assert any(f.rule_id == "W64-003" and f.line == 6 for f in result.findings) is reported
