@@ -158,6 +158,31 @@ class FunctionView:
         return max(before, key=lambda d: (d.loc.line, d.loc.col)) if before else \
             min(defs, key=lambda d: (d.loc.line, d.loc.col))
 
+    @cached_property
+    def pinned(self) -> dict[str, int]:
+        """Non-type template parameters of a pattern that a static_assert in the body fixes to one value
+        (`static_assert(N == 8, ...)`, also inside a conjunction): every instantiation that compiles has it, so
+        the pattern can be read with it where libclang gives no instantiation. Keyed by the parameter's ref."""
+        if not self.fn.is_template:
+            return {}
+        out: dict[str, int] = {}
+        for sa in (n for n in self.all_nodes if n.kind == "static_assert" and n.children):
+            conds = [sa.children[0]]
+            while conds:
+                c = strip(conds.pop())
+                if c.kind != "binop" or len(c.children) != 2:
+                    continue
+                if c.op == "&&":
+                    conds.extend(c.children)
+                    continue
+                a, b = (strip(x) for x in c.children)
+                if c.op == "==" and b.kind == "ref" and a.value is not None:
+                    a, b = b, a
+                if c.op == "==" and a.kind == "ref" and a.op in self.fn.template_params and b.value is not None \
+                        and a.ref not in self.decls:
+                    out[a.ref] = int(b.value)
+        return out
+
     # -- constants
     def const(self, node: Node, depth: int = 0) -> int | str | None:
         """An integer value, or one of W / W-1 / W/2 for values built from warpSize, or None."""

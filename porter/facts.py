@@ -33,7 +33,8 @@ class Node:
           launch: children = grid, block, shared bytes, stream, arguments), index, binop, unop, cond, cast,
           default (an argument left to its default), decl (children: the initializer if any, then a 'bounds'
           node holding array-bound expressions), for (children: init, cond, inc, body; 'empty' where absent),
-          while, do, if, block, decls, return, break, continue, init_list, other
+          while, do, if, block, decls, return, break, continue, init_list, static_assert (children: the condition,
+          then the message if any), other
     op:   operator spelling (binop/unop, '+=' etc. for compound assignment), callee name (call), referenced
           name (ref), field name (member), variable name (decl), cast kind ('implicit' or the written type)
     type: the clang type spelling of an expression or declaration

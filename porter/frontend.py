@@ -61,7 +61,8 @@ _CASTS = {"CSTYLE_CAST_EXPR": "c", "CXX_STATIC_CAST_EXPR": "static", "CXX_REINTE
 _STMTS = {"COMPOUND_STMT": "block", "RETURN_STMT": "return", "BREAK_STMT": "break", "CONTINUE_STMT": "continue",
           "WHILE_STMT": "while", "DO_STMT": "do", "IF_STMT": "if", "DECL_STMT": "decls", "INIT_LIST_EXPR": "init_list",
           "CONDITIONAL_OPERATOR": "cond", "ARRAY_SUBSCRIPT_EXPR": "index", "FLOATING_LITERAL": "float",
-          "CXX_BOOL_LITERAL_EXPR": "int", "SWITCH_STMT": "switch", "CASE_STMT": "case", "LAMBDA_EXPR": "lambda"}
+          "CXX_BOOL_LITERAL_EXPR": "int", "SWITCH_STMT": "switch", "CASE_STMT": "case", "LAMBDA_EXPR": "lambda",
+          "STATIC_ASSERT": "static_assert"}
 # statements keep only their start position (findings point at expressions)
 _STATEMENTS = ("block", "decls", "return", "break", "continue", "while", "do", "if", "switch", "case")
 _STATEMENT_KINDS = {k for k, v in _STMTS.items() if v in _STATEMENTS}

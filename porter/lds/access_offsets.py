@@ -350,6 +350,7 @@ class AccessWalker:
         self.block = block
         self.wave_size = wave_size  # the target's wavefront: the value of warpSize and the lane-id modulus
         self.used_args: dict[str, int] = {}  # the launch constants the addresses were computed with
+        self.used_pins: dict[str, int] = {}  # the template parameters a static_assert fixed that they used
         fn_usr = view.fn.usr
         self.decls: dict[str, SharedDecl] = {}
         for d in self.facts.shared:
@@ -914,6 +915,9 @@ class AccessWalker:
         c = self.view.facts_global_const(ref)
         if isinstance(c, int):
             return c
+        if ref in self.view.pinned:
+            self.used_pins[node.op] = self.view.pinned[ref]
+            return self.view.pinned[ref]
         if ref not in self.view.decls and _is_integer(node.type):
             value = self.launch_args.get(node.op)
             if value is None:

@@ -97,6 +97,10 @@ def _analyze_file(ctx: RuleContext, default: tuple[int, int, int]) -> _FileAnaly
             if walker.used_args:
                 args = ", ".join(f"{k} = {v}" for k, v in sorted(walker.used_args.items()))
                 block = replace(block, source=f"{block.source}; kernel arguments as every launch passes them: {args}")
+            if walker.used_pins:
+                pins = ", ".join(f"{k} = {v}" for k, v in sorted(walker.used_pins.items()))
+                block = replace(block, source=f"{block.source}; template parameters as a static_assert fixes them: "
+                                              f"{pins}")
             for u in unresolved:
                 out.unresolved.setdefault((u.node.loc.line, u.node.loc.col), (u, block))
             groups: dict[tuple[str, str], list[LdsAccess]] = {}

@@ -49,6 +49,46 @@ __global__ void paddedRows(const T* src, T* dst, int n) {
 }
 template __global__ void paddedRows<float>(const float*, float*, int);
 
+// A pattern never instantiated in the file whose per-thread width a static_assert fixes: every build has
+// PER_THREAD == 8, so each lane's slice pointer `mine` steps 8 floats per lane and the 32 lanes of a split fall
+// on 4 banks (8-way as ds_write_b32), as in vLLM's ROCm AWQ split-K GEMV.
+template <int PER_THREAD, int SPLITS>
+__global__ __launch_bounds__(256) void splitPartials(const float* in, float* out) {
+  static_assert(PER_THREAD == 8 && SPLITS > 0, "one slice of 8 partials per lane");
+  extern __shared__ float partials[];
+  int split = threadIdx.x / 32;
+  int lane = threadIdx.x % 32;
+  float* mine = &partials[split * 32 * PER_THREAD + lane * PER_THREAD];
+  for (int i = 0; i < PER_THREAD; i++) {
+    // expect: LDS-001
+    mine[i] = in[threadIdx.x * PER_THREAD + i];
+  }
+  __syncthreads();
+  if (split == 0) {
+    // expect: LDS-001
+    out[lane] = mine[0];
+  }
+}
+
+// The same layout pinned to one partial per lane: consecutive lanes, consecutive banks.
+template <int PER_THREAD>
+__global__ __launch_bounds__(256) void splitSingles(const float* in, float* out) {
+  static_assert(PER_THREAD == 1, "one partial per lane");
+  extern __shared__ float partials[];
+  int split = threadIdx.x / 32;
+  int lane = threadIdx.x % 32;
+  float* mine = &partials[split * 32 * PER_THREAD + lane * PER_THREAD];
+  for (int i = 0; i < PER_THREAD; i++) {
+    // ok: LDS-001
+    mine[i] = in[threadIdx.x * PER_THREAD + i];
+  }
+  __syncthreads();
+  if (split == 0) {
+    // ok: LDS-001
+    out[lane] = mine[0];
+  }
+}
+
 void launchTemplates(const float* in, float* out, int n) {
   dim3 threads(32, 8);
   doubleBuffered<<<1, threads>>>(in, out, n);
