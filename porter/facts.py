@@ -121,6 +121,13 @@ class MacroDef:
     body: str
     value: int | None
     loc: Loc
+    # a header's definition: the #if/#ifdef/#elif/#else lines it is inside, outermost first, each level's chain
+    # so far (`#ifdef __GFX9__`, `#else`): which configuration picks it
+    conditions: tuple[str, ...] = ()
+
+
+# Where a macro given on the command line (-D NAME=body) is defined: no line of any file.
+COMMAND_LINE = Loc("<command line>", 0, 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,6 +246,30 @@ def undeclared_identifier(d: Diagnostic) -> str:
 def from_byte_text(text: str) -> str:
     """Undo FileFacts.byte_line for a piece cut out of it (a cut inside a character shows as U+FFFD)."""
     return text.encode("latin-1").decode("utf-8", "replace")
+
+
+_CONDITIONAL = re.compile(r"^\s*#\s*(if|ifdef|ifndef|elif|else|endif|define)\b")
+
+
+def define_conditions(lines: tuple[str, ...]) -> dict[int, tuple[str, ...]]:
+    """Line of each #define -> the conditional directives it is inside, outermost first: per nesting level the
+    chain up to its branch (`#ifdef __GFX9__`, `#else`), so the #else branch still shows what it depends on."""
+    out: dict[int, tuple[str, ...]] = {}
+    levels: list[list[str]] = []
+    for i, line in enumerate(lines, 1):
+        m = _CONDITIONAL.match(line)
+        if m is None:
+            continue
+        word = m.group(1)
+        if word in ("if", "ifdef", "ifndef"):
+            levels.append([line.split("//", 1)[0].strip()])
+        elif word in ("elif", "else") and levels:
+            levels[-1].append(line.split("//", 1)[0].strip())
+        elif word == "endif" and levels:
+            levels.pop()
+        elif word == "define" and levels:
+            out[i] = tuple(d for level in levels for d in level)
+    return out
 
 
 def split_lines(text: str) -> tuple[str, ...]:

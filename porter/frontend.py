@@ -28,9 +28,9 @@ import clang.cindex as ci
 
 from porter import __version__, preamble
 from porter.analysis import SOURCE_SUFFIXES
-from porter.facts import (CrossLaneCall, Diagnostic, FileFacts, Function, IntLiteral, Launch, Loc, MacroDef,
-                          MacroUse, Node, Param, Recovered, SharedAccess, SharedDecl, Skipped, fold_int,
-                          split_lines, undeclared_identifier)
+from porter.facts import (COMMAND_LINE, CrossLaneCall, Diagnostic, FileFacts, Function, IntLiteral, Launch, Loc,
+                          MacroDef, MacroUse, Node, Param, Recovered, SharedAccess, SharedDecl, Skipped,
+                          define_conditions, fold_int, split_lines, undeclared_identifier)
 from porter.frontend_config import ParseConfig
 from porter.resources import package_path
 from porter.token_reader import Reader, Tok
@@ -810,6 +810,7 @@ class _Extractor:
         self.main_handle: int | None = None
         self.lines = split_lines(text)
         self.macro_at: dict[tuple[int, int], str] = {}
+        self.conditions: dict[str, dict[int, tuple[str, ...]]] = {}   # header -> #define line -> its #ifs
         self.functions: list[Function] = []
         self.shared: list[SharedDecl] = []
         self.shared_refs: dict[str, SharedDecl] = {}
@@ -928,9 +929,10 @@ class _Extractor:
                 _, line, col = _file_line_col(c.location)
                 self.macro_at[(line, col)] = _spelling(c)
                 self.macro_uses.append(MacroUse(_spelling(c), Loc(self.path, line, col)))
-                if ref is not None and _spelling(c) not in self.macros and where is not None \
-                        and not where.startswith(str(STUB_INCLUDE)):
-                    self._macro_def(ref)
+                if ref is not None and _spelling(c) not in self.macros and \
+                        (where is None or not where.startswith(str(STUB_INCLUDE))):
+                    # a -D macro counts as a #define would (-D WARP_SIZE=warpSize), at no line of any file
+                    self._macro_def(ref, COMMAND_LINE if where is None else None)
         diags = self._diagnostics()
         self.errors = [d for d in diags if d.severity in ("error", "fatal") and d.loc.line > 1 or
                        d.severity == "error"]
@@ -966,7 +968,7 @@ class _Extractor:
             return name not in self.pre.defines
         return ref is not None and f"{where}:{ref.location.line}:{ref.location.column}" in self.pre.hidden
 
-    def _macro_def(self, c: ci.Cursor) -> None:
+    def _macro_def(self, c: ci.Cursor, loc: Loc | None = None) -> None:
         tokens = [t.spelling for t in c.get_tokens()]
         if not tokens:
             return
@@ -978,8 +980,21 @@ class _Extractor:
             params = tuple(t for t in body[1:close] if t != ",")
             body = body[close + 1:]
         value = _macro_int_value(body)
-        loc = Loc(c.location.file.name if c.location.file else self.path, c.location.line, c.location.column)
-        self.macros[name] = MacroDef(name, params, " ".join(body), value, loc)
+        if loc is None:
+            loc = Loc(c.location.file.name if c.location.file else self.path, c.location.line, c.location.column)
+        conditions = self._header_conditions(loc.path).get(loc.line, ()) if loc.path != self.path else ()
+        self.macros[name] = MacroDef(name, params, " ".join(body), value, loc, conditions)
+
+    def _header_conditions(self, path: str) -> dict[int, tuple[str, ...]]:
+        """The conditional directives around each #define line of a header, read once per header."""
+        hit = self.conditions.get(path)
+        if hit is None:
+            try:
+                text = Path(path).read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                text = ""
+            hit = self.conditions[path] = define_conditions(split_lines(text))
+        return hit
 
     def _top_level(self, c: ci.Cursor, out: list[ci.Cursor]) -> None:
         """Functions and file-scope variables, in file order, looking into namespaces and classes."""

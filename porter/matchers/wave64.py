@@ -1513,7 +1513,8 @@ def warpsize_constant(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Matc
     use = re.compile(rf"\b(?:{'|'.join([names, *sorted(rocm)])})\b|{_ROCM_WAVE}")
     found: list[Match] = []
     for m in [*_warpsize_constant_in_lost_lines(facts, target, use),
-              *_warpsize_bound_in_templates(facts, target, use)]:
+              *_warpsize_bound_in_templates(facts, target, use),
+              *_warpsize_constant_in_uninstantiated(facts, target, use)]:
         if (m.loc.line, m.loc.col) not in seen:   # a template's line libclang could not parse comes twice
             seen.add((m.loc.line, m.loc.col))
             found.append(m)
@@ -1566,12 +1567,23 @@ def _width_macro_with_constant_twin(facts: FileFacts, target: Target, names: set
                         confidence="medium")
 
 
-# A template argument list of a declared type (typedef / using / `X<...>::` / `X<...> name`) or an array bound
-# in a declaration: both must be constant expressions.
+# A template argument list of a declared type (typedef / using / `X<...>::` / `X<...> name`), a template's
+# parameter list (its defaults: `int numLanes = WARP_SIZE`) or an array bound in a declaration: all must be
+# constant expressions.
 _TEMPLATE_ARG = re.compile(r"\b\w+\s*<([^;<>]*)>\s*(?:::|\w)")
+_TEMPLATE_PARAMS = re.compile(r"\btemplate\s*<([^;<>]*)>")
 _CONSTEXPR_INIT = re.compile(r"\b(?:constexpr|static_assert)\b[^;=(]*[=(]([^;]*)")
 _ARRAY_DECL = re.compile(r"^\s*(?:(?:__shared__|static|const|typename|unsigned|[A-Za-z_][\w:]*)\s+)+[A-Za-z_]\w*"
                          r"\s*\[([^\]]*)\]")
+
+
+def _constant_spans(code: str) -> list[tuple[int, int, str]]:
+    """(start, end, what) of the parts of a line that C++ evaluates at compile time."""
+    spans = [(m.start(1), m.end(1), "a template argument") for m in _TEMPLATE_ARG.finditer(code)]
+    spans += [(m.start(1), m.end(1), "a template parameter's default") for m in _TEMPLATE_PARAMS.finditer(code)]
+    spans += [(m.start(1), m.end(1), "an array bound") for m in [_ARRAY_DECL.match(code)] if m]
+    spans += [(m.start(1), m.end(1), "a constant expression") for m in _CONSTEXPR_INIT.finditer(code)]
+    return spans
 
 
 def _warpsize_constant_in_lost_lines(facts: FileFacts, target: Target, use: re.Pattern[str]) -> Iterator[Match]:
@@ -1581,10 +1593,7 @@ def _warpsize_constant_in_lost_lines(facts: FileFacts, target: Target, use: re.P
     for i in sorted({d.loc.line for d in facts.diagnostics if d.severity in ("error", "fatal")}):
         if 0 < i <= len(facts.lines):
             code = _code(facts.lines[i - 1])
-            spans = [(m.start(1), m.end(1), "a template argument") for m in _TEMPLATE_ARG.finditer(code)]
-            spans += [(m.start(1), m.end(1), "an array bound") for m in [_ARRAY_DECL.match(code)] if m]
-            spans += [(m.start(1), m.end(1), "a constant expression") for m in _CONSTEXPR_INIT.finditer(code)]
-            for start, end, what in spans:
+            for start, end, what in _constant_spans(code):
                 for u in use.finditer(code, start, end):
                     yield Match(Loc(facts.path, i, u.start() + 1, i, u.end() + 1),
                                 {"use": f"'{u.group(0)}' in {what}, in a statement libclang could not parse",
@@ -1605,6 +1614,25 @@ def _warpsize_bound_in_templates(facts: FileFacts, target: Target, use: re.Patte
             yield Match(Loc(facts.path, decl.loc.line, u.start() + 1, decl.loc.line, u.end() + 1),
                         {"use": f"'{u.group(0)}' in the bound of __shared__ '{decl.name}' in a template the file "
                                 f"never instantiates", "wave": str(target.wave_size)}, confidence="medium")
+
+
+def _warpsize_constant_in_uninstantiated(facts: FileFacts, target: Target, use: re.Pattern[str]
+                                         ) -> Iterator[Match]:
+    """A function template the file never instantiates (a header's warpReduceSum<T, numLanes = WARP_SIZE>):
+    clang checks what depends on its parameters, and even a parameter's default, only at an instantiation,
+    so the compile-time parts of its text are read instead (parameter defaults, static_assert, if constexpr,
+    constexpr initializers, template arguments, array bounds)."""
+    instantiated = {f.name for f in facts.functions if f.template_args}
+    for fn in facts.functions:
+        if not fn.is_template or fn.name in instantiated or fn.loc.path != facts.path:
+            continue
+        for i in range(max(fn.loc.line, 1), min(max(fn.loc.end_line, fn.loc.line), len(facts.lines)) + 1):
+            code = _code(facts.lines[i - 1])
+            for start, end, what in _constant_spans(code):
+                for u in use.finditer(code, start, end):
+                    yield Match(Loc(facts.path, i, u.start() + 1, i, u.end() + 1),
+                                {"use": f"'{u.group(0)}' in {what} in template '{fn.name}', which the file never "
+                                        f"instantiates", "wave": str(target.wave_size)}, confidence="medium")
 
 
 def _code(line: str) -> str:
@@ -1690,6 +1718,22 @@ def _torch_width_in_host(facts: FileFacts, in_host: Callable[[int], bool], wave:
                                                  "right in device code")
 
 
+def _header_arch_macros_in_host(facts: FileFacts, in_host: Callable[[int], bool], wave: str) -> Iterator[Match]:
+    """A header's macro whose definition an architecture test picks (`#ifdef __GFX9__ / #define BNB_WARP_SIZE 64
+    / #else / ... 32`), used in this file's host code, directly or through a file macro: the host pass defines no
+    GPU architecture, so host code gets the other branch. The test is in the header; the use is reported here."""
+    bodies = {m.name: m.body for m in facts.macros if m.loc.path == facts.path}
+    for mac in facts.macros:
+        arch = next((a.group(1) for c in mac.conditions if (a := _ARCH_MACRO.search(c))), None)
+        if arch is None or mac.loc.path == facts.path:
+            continue
+        names = {mac.name} | {n for n, body in bodies.items() if re.search(rf"\b{re.escape(mac.name)}\b", body)}
+        where = f"{Path(mac.loc.path).name}:{mac.loc.line}"
+        for u in sorted((u for u in facts.macro_uses if u.name in names and in_host(u.loc.line)),
+                        key=lambda u: (u.loc.line, u.loc.col)):
+            yield Match(u.loc, {"what": f"host code uses {u.name}, chosen by '{arch}' in {where}", "wave": wave})
+
+
 def wavefront_macro_host(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
     facts, target = ctx.facts, ctx.target
     wave = str(target.wave_size)
@@ -1723,6 +1767,7 @@ def wavefront_macro_host(ctx: RuleContext, params: dict[str, Any]) -> Iterator[M
         for u in uses:
             yield Match(u.loc, {"what": f"host code uses {u.name}, chosen by '{arch}' (line {loc.line})",
                                 "wave": wave})
+    yield from _header_arch_macros_in_host(facts, in_host, wave)
     for view in (v for v in ctx.view.views if v.fn.kind == "host"):
         for node in view.nodes():
             if node.kind == "ref" and node.op == "warpSize" and view.const(node) == W:
