@@ -14,7 +14,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
-from porter.facts import FileFacts, Launch, Loc, Node, fold_int, from_byte_text, undeclared_identifier
+from porter.facts import FileFacts, Launch, Loc, MacroUse, Node, fold_int, from_byte_text, undeclared_identifier
 from porter.findings import Edit, Match
 from porter.fact_queries import (BIT_OPS_32, LANE32, LANEW, MASK_PRODUCERS, SHUFFLES, SYNC_WITH_MASK, TID, TORCH_WAVE, W,
                        W_HALF, W_MINUS_1, WARP32, WARPW, WAVE_WIDE, FileView, FunctionView, call_args, is_32bit_int,
@@ -1718,6 +1718,15 @@ def _torch_width_in_host(facts: FileFacts, in_host: Callable[[int], bool], wave:
                                                  "right in device code")
 
 
+def _host_uses(facts: FileFacts, chosen: set[str], bodies: dict[str, str],
+               in_host: Callable[[int], bool]) -> list[MacroUse]:
+    """Uses in host code, in order, of the macros `chosen` or of a macro of `bodies` whose body names one of them."""
+    names = set(chosen) | {n for n, body in bodies.items()
+                           if any(re.search(rf"\b{re.escape(c)}\b", body) for c in chosen)}
+    return sorted((u for u in facts.macro_uses if u.name in names and in_host(u.loc.line)),
+                  key=lambda u: (u.loc.line, u.loc.col))
+
+
 def _header_arch_macros_in_host(facts: FileFacts, in_host: Callable[[int], bool], wave: str) -> Iterator[Match]:
     """A header's macro whose definition an architecture test picks (`#ifdef __GFX9__ / #define BNB_WARP_SIZE 64
     / #else / ... 32`), used in this file's host code, directly or through a file macro: the host pass defines no
@@ -1727,10 +1736,8 @@ def _header_arch_macros_in_host(facts: FileFacts, in_host: Callable[[int], bool]
         arch = next((a.group(1) for c in mac.conditions if (a := _ARCH_MACRO.search(c))), None)
         if arch is None or mac.loc.path == facts.path:
             continue
-        names = {mac.name} | {n for n, body in bodies.items() if re.search(rf"\b{re.escape(mac.name)}\b", body)}
         where = f"{Path(mac.loc.path).name}:{mac.loc.line}"
-        for u in sorted((u for u in facts.macro_uses if u.name in names and in_host(u.loc.line)),
-                        key=lambda u: (u.loc.line, u.loc.col)):
+        for u in _host_uses(facts, {mac.name}, bodies, in_host):
             yield Match(u.loc, {"what": f"host code uses {u.name}, chosen by '{arch}' in {where}", "wave": wave})
 
 
@@ -1756,10 +1763,7 @@ def wavefront_macro_host(ctx: RuleContext, params: dict[str, Any]) -> Iterator[M
     # a macro chosen by an architecture test, used in host code: report the test (the line to change) and the use
     bodies = {m.name: m.body for m in facts.macros}
     for loc, arch, chosen in _arch_selected_macros(facts, lines):
-        names = set(chosen)
-        names |= {n for n, body in bodies.items() if any(re.search(rf"\b{re.escape(c)}\b", body) for c in chosen)}
-        uses = sorted((u for u in facts.macro_uses if u.name in names and in_host(u.loc.line)),
-                      key=lambda u: (u.loc.line, u.loc.col))
+        uses = _host_uses(facts, chosen, bodies, in_host)
         if not uses:
             continue   # the macros it picks feed device code only: correct
         yield Match(loc, {"what": f"'{arch}' picks {', '.join(sorted(chosen))}, which host code uses "
