@@ -18,6 +18,8 @@
 #define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
 #define __restrict__ __restrict
 #define __align__(n) __attribute__((aligned(n)))
+// hip/amd_detail/host_defines.h spells the pair as one macro, which hipified and ROCm-native code uses
+#define __HOST_DEVICE__ __host__ __device__
 #define __HIP__ 1
 #define __HIPCC__ 1
 #define __HIP_PLATFORM_AMD__ 1
