@@ -30,6 +30,9 @@ MAX_TRIP = 4096          # iterations simulated to find a loop's trip count
 MAX_SAMPLED_ITERS = 8    # iterations of one loop whose lanes are evaluated
 MAX_DEPTH = 24           # definition chains followed through local variables
 MAX_HELPER_DEPTH = 4     # header helpers walked inside one another for one access
+# The C library's block copies (HIP's device memcpy/memset): their pointer arguments, then the byte count.
+_BLOCK_COPIES = frozenset({"memcpy", "memset", "__builtin_memcpy", "__builtin_memset"})
+_FILLS = frozenset({"memset", "__builtin_memset"})   # the second argument is a value, not a pointer
 BARRIERS = frozenset({"__syncthreads", "__syncthreads_count", "__syncthreads_and", "__syncthreads_or"})
 PARAM_REF = "param:"     # ref prefix of a pointer parameter taken for shared memory (see _uncalled_shared)
 SIZEOF_PREFIX = "sizeof:"  # symbol of an element size that is a template parameter (see _Dependent)
@@ -384,6 +387,9 @@ class AccessWalker:
             if node.kind == "unop" and node.op == "&":
                 self._consume_chain(node.children[0] if node.children else node, consumed)
                 continue
+            if node.kind == "call" and node.op in _BLOCK_COPIES:
+                self._block_copy(node, found, unresolved)
+                continue
             if node.kind in ("call", "mcall") and node.ref:
                 self._helper_call(node, found, unresolved)
                 continue
@@ -414,6 +420,9 @@ class AccessWalker:
         arguments (pointers to the caller's arrays, integers to the caller's lane expressions), with the
         caller's loops and guards around it."""
         helper = self.fv.helper(call)
+        local = helper is None
+        if local:
+            helper = self._file_helper(call)
         if helper is None or (self.frame is not None and self.frame.depth >= MAX_HELPER_DEPTH):
             return
         args = call_args(call)
@@ -422,6 +431,12 @@ class AccessWalker:
         bound = {p.name: a for p, a in zip(helper.fn.params, args) if p.name}
         walker = AccessWalker(self.ctx, helper, self.block, self.wave_size, _CallFrame(self, call, bound))
         accs, unres = walker.accesses()
+        if local:
+            # the file's own helper: its accesses stay on its lines (where the file is read and reported), judged
+            # with this call's arrays and lane values; the worst over its calls is what is reported there
+            found.extend(replace(a, via=a.via or f"as called at line {call.loc.line}") for a in accs)
+            unresolved.extend(replace(u, via=u.via or f"as called at line {call.loc.line}") for u in unres)
+            return
         where = f"in '{helper.fn.name}'"
         for a in accs:
             arg = bound.get(a.written)
@@ -431,6 +446,40 @@ class AccessWalker:
             arg = bound.get(u.written)
             unresolved.append(replace(u, node=call, written=_base_name(arg) if arg is not None else u.written,
                                       via=u.via or f"{where} at {_short(u.node)}"))
+
+    def _block_copy(self, call: Node, found: list[LdsAccess], unresolved: list[Unresolved]) -> None:
+        """memcpy / memset of N constant bytes to or from a shared pointer: each lane moves N bytes from its own
+        address, which the compiler emits as N / w accesses of w bytes each, w no wider than the pointer's
+        element (the alignment it can rely on) nor than 16 (ds_write_b128): one access per piece, at the call."""
+        args = call_args(call)
+        *pointers, count = args[:3] if len(args) >= 3 else (None,)
+        size = self.view.const(count) if count is not None else None
+        for pos, arg in enumerate(pointers):
+            op = "write" if pos == 0 else "read"
+            decl = self._shared_under(arg)
+            if (call.op in _FILLS and pos) or decl is None:
+                continue
+            try:
+                p = self._pointer(_peel(arg), 0)
+                if p is None:
+                    continue
+                align = int(p.pointee) if p.pointee and not isinstance(p.pointee, _Dependent) else 0
+                if not isinstance(size, int) or size <= 0 or not align:
+                    raise Undetermined(f"'{call.op}' of {size if isinstance(size, int) else 'unknown'} bytes "
+                                       "through a pointer of unknown element size", call)
+                width = min(16, align & -align, size & -size)
+                for k in range(size // width):
+                    found.append(self._finish(call, p.decl, op, width, _add(p.offset, k * width), None,
+                                              written_at=arg))
+            except Undetermined as exc:
+                unresolved.append(Unresolved(decl, call, exc.reason, _base_name(arg)))
+
+    def _file_helper(self, call: Node) -> FunctionView | None:
+        """The device function of this file a call runs, when it is one function (not a template's several)."""
+        targets = self.fv.targets(call) if call.kind == "call" else []
+        if len(targets) != 1 or targets[0] is self.view or targets[0].fn.kind not in ("device", "host_device"):
+            return None
+        return targets[0]
 
     def _bound_arg(self, ref: Node) -> Node | None:
         """The argument the call being walked passes for the helper parameter `ref` names (None when this is not
@@ -512,6 +561,13 @@ class AccessWalker:
                         hit = self._shared_under(d, depth + 1)
                         if hit is not None:
                             return hit
+                    if n.ref in self.view.decls and not self.view.defs.get(n.ref):
+                        try:
+                            p = self._set_by_call(n, depth)
+                        except Undetermined:
+                            p = None
+                        if p is not None:
+                            return p.decl
         return None
 
     def _ops(self, node: Node) -> list[str]:
@@ -645,6 +701,8 @@ class AccessWalker:
                 return None
             if defs:
                 raise Undetermined(f"pointer '{n.op}' is assigned more than once", node)
+            if n.ref in self.view.decls:
+                return self._set_by_call(n, depth)
             return self._argument(n, depth)
         if n.kind == "cast" and n.children:
             p = self._pointer(n.children[0], depth + 1)
@@ -711,6 +769,34 @@ class AccessWalker:
             return replace(p, offset=_add(p.offset, step if n.op == "+" else ("neg", step)),
                            indices=None, pointee=_flat(p.pointee))
         return None
+
+    def _set_by_call(self, ref: Node, depth: int) -> _Ptr | None:
+        """A local pointer declared without a value that the function hands by reference to a device function of
+        the file which sets it once (`void alloc(int*& p) { __shared__ int a[256]; p = a; }`): what that
+        function sets it to, when that is the same address in every thread. Handed by reference to anything
+        else, it is not followed."""
+        found: _Ptr | None = None
+        for call in self.view.calls():
+            for pos, arg in enumerate(call_args(call)):
+                if strip(arg).kind != "ref" or strip(arg).ref != ref.ref:
+                    continue
+                target = self._file_helper(call)
+                params = target.fn.params if target is not None else ()
+                if pos < len(params) and "&" not in params[pos].type:
+                    continue  # passed by value: the call cannot set it
+                if found is not None or pos >= len(params) or not params[pos].type.replace(" ", "").endswith("*&"):
+                    return None
+                sets = [n.children[1] for n in target.nodes()
+                        if n.kind == "binop" and n.op == "=" and len(n.children) == 2
+                        and strip(n.children[0]).kind == "ref" and strip(n.children[0]).op == params[pos].name
+                        and strip(n.children[0]).ref not in target.decls]
+                if len(sets) != 1:
+                    return None
+                p = AccessWalker(self.ctx, target, self.block, self.wave_size)._pointer(sets[0], depth + 1)
+                if p is None or symbols(p.offset):
+                    return None
+                found = p
+        return found
 
     def _returned(self, call: Node, depth: int) -> _Ptr | None:
         """What an argument-less device function returns when that is a pointer into shared memory
@@ -1003,6 +1089,9 @@ class AccessWalker:
             except Undetermined:
                 bound = None  # unknown trip count: the first iterations are sampled
         uniform_start = not (symbols(start_e) & {"tid.x", "tid.y", "tid.z"})
+        if bound is not None and any(x.startswith("it") for x in symbols(bound[1])) and \
+                not symbols(bound[1]) & {"tid.x", "tid.y", "tid.z"}:
+            bound = None  # the same in every lane but changing with an enclosing loop: the first iterations
         outer = {x for e in (start_e, step_e, bound[1] if bound else 0) for x in symbols(e) if x.startswith("it")}
         if outer:
             raise Undetermined(f"the start, step or bound of '{name}' depends on an enclosing loop's variable "

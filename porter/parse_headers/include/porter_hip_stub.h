@@ -111,6 +111,11 @@ __device__ __half2 __hfma2(__half2, __half2, __half2);
 __device__ __half hexp(__half);
 __device__ __half __hmax(__half, __half);
 
+// ---- HIP's device-side C library (amd_device_functions.h): run by the calling thread ----
+extern "C" __device__ void* memcpy(void* dst, const void* src, size_t n);
+extern "C" __device__ void* memset(void* dst, int value, size_t n);
+extern "C" __device__ int printf(const char* format, ...);
+
 // ---- cross-lane operations (HIP signatures; masks are 64-bit) ----
 #define PORTER_SHFL(T)                                                                            \
   __device__ T __shfl(T var, int src_lane, int width = warpSize);                                 \
