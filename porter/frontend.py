@@ -832,6 +832,8 @@ class _Extractor:
         self.file_names: dict[int, str] = {}   # file handle -> base name (handles belong to this TU)
         self.helper_refs: dict[tuple[int, int], ci.Cursor] = {}   # device functions of project headers the code calls
         self.wrappers: dict[tuple[int, int], tuple[str, list[tuple[int, _Default]]] | None] = {}   # _wrapper_shape
+        self.targs: dict[tuple[int, int], tuple[tuple[str, str], ...]] = {}   # _template_args, per declaration
+        self.tparams: dict[tuple[int, int], tuple[tuple[str, bool], ...]] = {}   # _template_params, per pattern
         self.recovered: list[Recovered] = []
         self.undeclared: list[str] = []        # callees of template patterns that no declaration names
         self.skipped: list[Skipped] = []
@@ -881,8 +883,28 @@ class _Extractor:
         return base + (f"<{','.join(v for _, v in args)}>" if args else "")
 
     def _template_args(self, cursor: ci.Cursor) -> tuple[tuple[str, str], ...]:
+        """(index, value) of a function instantiation's template arguments; () for anything else. Cached per
+        declaration: launches and ids ask for the same instantiations over and over."""
         if _kind(cursor) not in ("FUNCTION_DECL", "CXX_METHOD"):
             return ()
+        key = _decl_key(cursor)
+        hit = self.targs.get(key)
+        if hit is None:
+            hit = self.targs[key] = self._read_template_args(cursor)
+        return hit
+
+    def _template_params(self, pattern: ci.Cursor | None) -> tuple[tuple[str, bool], ...]:
+        """(name, is bool) of a template's TEMPLATE_* children in order, read once per template."""
+        if pattern is None:
+            return ()
+        key = _decl_key(pattern)
+        hit = self.tparams.get(key)
+        if hit is None:
+            hit = self.tparams[key] = tuple((_spelling(ch), ch.type._kind_id == _BOOL) for ch in _children(pattern)
+                                            if _kind(ch).startswith("TEMPLATE_"))
+        return hit
+
+    def _read_template_args(self, cursor: ci.Cursor) -> tuple[tuple[str, str], ...]:
         try:
             n = cursor.get_num_template_arguments()
         except Exception:
@@ -896,9 +918,7 @@ class _Extractor:
             if kind == _TEMPLATE_ARG_INTEGRAL:
                 value = cursor.get_template_argument_value(i)
                 if bools is None:
-                    pattern = _LIB.clang_getSpecializedCursorTemplate(cursor)
-                    bools = [ch.type._kind_id == _BOOL for ch in _children(pattern)
-                             if _kind(ch).startswith("TEMPLATE_")] if pattern is not None else []
+                    bools = [b for _, b in self._template_params(_LIB.clang_getSpecializedCursorTemplate(cursor))]
                 if i < len(bools) and bools[i]:
                     out.append((str(i), "true" if value else "false"))  # libclang reads a bool true as -1
                 else:
@@ -1120,9 +1140,7 @@ class _Extractor:
         targs = self._template_args(c)
         if targs:
             # name the arguments after the template's parameters
-            pattern = _LIB.clang_getSpecializedCursorTemplate(c)
-            names = [_spelling(ch) for ch in _children(pattern) if _kind(ch).startswith("TEMPLATE_")] \
-                if pattern is not None else []
+            names = [n for n, _ in self._template_params(_LIB.clang_getSpecializedCursorTemplate(c))]
             if len(names) == len(targs):
                 targs = tuple((n, v) for n, (_, v) in zip(names, targs))
         self.current_fn = fid
