@@ -22,6 +22,7 @@ import sys
 import tempfile
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import Iterator
 from pathlib import Path
 
 import clang.cindex as ci
@@ -273,6 +274,13 @@ def _children(c: ci.Cursor) -> list[ci.Cursor]:
     for child in out:
         child._tu = tu
     return out
+
+
+def _preorder(c: ci.Cursor) -> Iterator[ci.Cursor]:
+    """c.walk_preorder() over _children (the bindings' walk makes a ctypes thunk and a null check per child)."""
+    yield c
+    for child in _children(c):
+        yield from _preorder(child)
 
 
 def _arguments(c: ci.Cursor) -> list[ci.Cursor]:
@@ -1581,7 +1589,7 @@ class _Extractor:
                 ref, name = target, _spelling(target)
         targs: tuple[str, ...] = ()
         if callee is not None:
-            lits = [self.convert(ch) for ch in callee.walk_preorder() if _kind(ch) in ("INTEGER_LITERAL", "TYPE_REF")]
+            lits = [self.convert(ch) for ch in _preorder(callee) if _kind(ch) in ("INTEGER_LITERAL", "TYPE_REF")]
             targs = tuple(str(n.value) if n is not None and n.value is not None else "?" for n in lits)
         if ref is not None and self._template_args(ref):
             targs = tuple(v for _, v in self._template_args(ref))
