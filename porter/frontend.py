@@ -353,6 +353,7 @@ _OUT_ARGS = (ctypes.byref(_OUT_FILE), ctypes.byref(_OUT_LINE), ctypes.byref(_OUT
 # distinct locations.
 _EXPANSIONS: dict[int, tuple[int, int, int]] = {}
 _FILE_LINE_COLS: dict[int, tuple[int, int, int]] = {}
+_TOKS: dict[int, str] = {}   # _tok's, by the same key
 
 
 def _expansion_line_col(cursor: ci.Cursor) -> tuple[int, int, int]:
@@ -1763,6 +1764,7 @@ def extract(tu: ci.TranslationUnit, path: Path, target: str, text: str, pre: Pre
     _TYPE_SPELLINGS.clear()  # keyed by pointers into this translation unit's AST
     _EXPANSIONS.clear()
     _FILE_LINE_COLS.clear()
+    _TOKS.clear()
     _INT_BITS.clear()
     facts = replace(_Extractor(tu, path, target, text, pre, context_from).run(), sha256=hashlib.sha256(text.encode()).hexdigest())
     return _mark_writes(facts)
@@ -1940,13 +1942,18 @@ def _parameter_default(param: ci.Cursor) -> _Default:
 
 
 def _tok(c: ci.Cursor) -> str:
-    """The single token at a cursor's location (get_tokens on a macro-expanded literal is unreliable)."""
-    loc = c.location
-    try:
-        toks = list(c.translation_unit.get_tokens(extent=ci.SourceRange.from_locations(loc, loc)))
-    except Exception:
-        return ""
-    return toks[0].spelling if toks else ""
+    """The single token at a cursor's location (get_tokens on a macro-expanded literal is unreliable). Cached by
+    the location (_TOKS): a dispatch macro's expanded copies repeat the same literals (`false`, `0`)."""
+    key = _RAW.clang_getCursorLocation(c).int_data
+    hit = _TOKS.get(key)
+    if hit is None:
+        loc = c.location
+        try:
+            toks = list(c.translation_unit.get_tokens(extent=ci.SourceRange.from_locations(loc, loc)))
+        except Exception:
+            toks = []
+        hit = _TOKS[key] = toks[0].spelling if toks else ""
+    return hit
 
 
 MAX_KERNEL_INSTANCES = 8   # per kernel template and file; not a hardware number
