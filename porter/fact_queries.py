@@ -386,6 +386,13 @@ class FileView:
         frontend resolved it, else every function of that name (a call that depends on a template parameter)."""
         return _resolved(self.by_name, call) or _resolved(self._helpers_by_name, call)
 
+    def conversions(self, construct: Node) -> list[FunctionView]:
+        """The pointer conversions (`operator T*()`) of the class a temporary is built of (`SharedArray<T>()` in a
+        template pattern, whose conversion libclang leaves to the instantiation): every specialization's."""
+        owner = construct.type.split("<", 1)[0].strip()
+        return [v for v in self.views + self.helpers if owner and v.fn.owner == owner
+                and v.fn.name.startswith("operator") and v.fn.name.endswith("*")]
+
     def helper_chain(self, call: Node) -> list[FunctionView]:
         """The header function a call names (the exact instantiation where known) and the header functions it
         calls in turn, transitively."""

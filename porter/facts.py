@@ -78,6 +78,7 @@ class Function:
     template_args: tuple[tuple[str, str], ...] = ()   # (parameter name, concrete value) for instantiations
     is_template: bool = False                 # the uninstantiated pattern of a template
     template_params: tuple[str, ...] = ()     # a pattern's template parameter names, in order
+    owner: str = ""                           # a member function's class, without template arguments
     launch_bounds: tuple[int, ...] = ()
     body: Node | None = None
 

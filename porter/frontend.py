@@ -72,7 +72,7 @@ _SKIP = {"TYPE_REF", "NAMESPACE_REF", "TEMPLATE_REF", "CUDASHARED_ATTR", "CUDAGL
          "TEMPLATE_TYPE_PARAMETER", "TEMPLATE_NON_TYPE_PARAMETER", "ANNOTATE_ATTR", "VISIBILITY_ATTR",
          "CONST_ATTR", "PURE_ATTR", "NULL_STMT"}
 _CONTAINERS = {"NAMESPACE", "LINKAGE_SPEC", "STRUCT_DECL", "CLASS_DECL", "CLASS_TEMPLATE", "UNEXPOSED_DECL"}
-_FUNCTIONS = {"FUNCTION_DECL", "FUNCTION_TEMPLATE", "CXX_METHOD"}
+_FUNCTIONS = {"FUNCTION_DECL", "FUNCTION_TEMPLATE", "CXX_METHOD", "CONVERSION_FUNCTION"}  # operator T*() too
 _TEMPLATE_ARG_TYPE, _TEMPLATE_ARG_INTEGRAL = 1, 4  # CXTemplateArgumentKind
 _PARSE_OPTIONS = ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD | 0x200  # 0x200: keep going after fatal
 
@@ -1166,7 +1166,7 @@ class _Extractor:
         self.functions.append(Function(name=_spelling(c), usr=fid, kind=fkind, loc=self.loc(c), params=params,
                                        template_args=targs, is_template=is_pattern,
                                        template_params=tuple(tparams) if is_pattern else (),
-                                       launch_bounds=bounds, body=body))
+                                       owner=_owner(c), launch_bounds=bounds, body=body))
 
     def _calls_hip_cross_lane(self, fid: str) -> bool:
         own = set(self.project_cross_lane)
@@ -1999,6 +1999,17 @@ def _type_arguments(spelling: str) -> list[str]:
         cur.append(ch)
     parts.append("".join(cur).strip())
     return [f"{i}:{p}" for i, p in enumerate(parts)]
+
+
+def _owner(c: ci.Cursor) -> str:
+    """The class a member function belongs to, as named without template arguments ('' for a free function)."""
+    if _kind(c) not in ("CXX_METHOD", "CONVERSION_FUNCTION", "FUNCTION_TEMPLATE"):
+        return ""
+    parent = c.semantic_parent
+    if parent is None or _kind(parent) not in ("STRUCT_DECL", "CLASS_DECL", "CLASS_TEMPLATE",
+                                                 "CLASS_TEMPLATE_PARTIAL_SPECIALIZATION"):
+        return ""
+    return _spelling(parent)
 
 
 def _function_target(c: ci.Cursor, depth: int = 0) -> ci.Cursor | None:

@@ -153,6 +153,32 @@ def test_shared_memory_returned_by_a_getter_takes_the_specializations_element_si
     assert not [f for f in run(path) if f.rule_id.startswith("LDS")]
 
 
+def test_shared_array_of_a_template_parameter_type_is_judged_at_every_element_size() -> None:
+    # `extern __shared__ acc_t cache[]` in a pattern the file never instantiates: acc_t's size is open, so the
+    # 64-element lane stride is reported at the least conflicted of 1-8 bytes (said in the message), the
+    # stride-2 pairs (conflict-free at 2 bytes) are not, and nothing is left as a mapping unknown (LDS-000)
+    path = SAMPLES / "open_shared_element.hip"
+    findings = run(path, explain=True)
+    f = at(findings, "LDS-001", line_of(path, "acc += cache[lane * 64 + i];"))
+    assert "acc_t is a template parameter: shown for 1-byte elements, the least conflicted of 1, 2, 4 or 8 bytes" \
+        in f.message
+    assert [(x.rule_id, x.line) for x in findings if x.rule_id.startswith("LDS")] == [("LDS-001", f.line)]
+
+
+def test_shared_memory_returned_by_a_conversion_operator() -> None:
+    # `float *buf = SharedArray<float>();` runs the struct's `operator float*()`, which returns the extern array
+    path = SAMPLES / "shared_getters.hip"
+    findings = run(path)
+    f = at(findings, "LDS-001", line_of(path, "out[threadIdx.x] = buf[32 * threadIdx.x];"))
+    assert f.message.startswith("32-way") and "(into 's_conv')" in f.message
+    assert not [x for x in findings if x.line == line_of(path, "buf[threadIdx.x] = out[threadIdx.x];")]
+    # in a pattern, `T *sdata = DynamicShared<T>();` runs the class template's own conversion: any element size
+    g = at(findings, "LDS-001", line_of(path, "sdata[32 * threadIdx.x];"))
+    assert "T is a template parameter: shown for 1-byte elements, the least conflicted of 1, 2, 4 or 8 bytes" \
+        in g.message
+    assert not [x for x in findings if x.line == line_of(path, "out[threadIdx.x] = sdata[2 * threadIdx.x];")]
+
+
 def test_power_of_two_runtime_stride_is_judged_at_its_least_conflicted_value() -> None:
     # a scan over a runtime length: `offset` doubles from 1 in the up-sweep and halves in the down-sweep; every
     # power of two is tried and the least conflicted (1: a 2-dword lane stride) reported, with the down-sweep's

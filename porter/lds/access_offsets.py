@@ -689,6 +689,9 @@ class AccessWalker:
             if decl is not None:
                 if not decl.dims:
                     return None
+                element = self._open_element(decl)
+                if element is not None:
+                    return _Ptr(decl, 0, element, None, 0)
                 strides = _strides(decl.dims, decl.elem_bytes or 0)
                 pointee = strides[0] if strides else None
                 return _Ptr(decl, 0, pointee, (), 0)
@@ -726,8 +729,10 @@ class AccessWalker:
                 return None
             if p.indices != () or p.depth:
                 if len(subs) == 1 and p.pointee is not None:
-                    return replace(p, offset=_add(p.offset, _mul(self.expr(subs[0]), int(p.pointee))),
-                                   indices=None, pointee=_Flat(int(n.ref)) if n.ref else None)
+                    # &p[k] of an open element is still a pointer to it (libclang gives no size for it)
+                    same = p.pointee if isinstance(p.pointee, _Dependent) else None
+                    return replace(p, offset=_add(p.offset, _scale(self.expr(subs[0]), p.pointee)),
+                                   indices=None, pointee=_Flat(int(n.ref)) if n.ref else same)
                 return None
             decl = p.decl
             strides = _strides(decl.dims, decl.elem_bytes or 0)
@@ -803,9 +808,13 @@ class AccessWalker:
         (`SharedMemory<T>::getPointer()` returning its `extern __shared__` array, CUDA samples' `operator T*()`):
         the array at the returned offset, read as a flat pointer. A call that depends on a template parameter may
         run any function of its name: every one must return a shared pointer at the same offset, and where their
-        element sizes differ, the pointee is the pattern's open element limited to those sizes."""
+        element sizes differ, the pointee is the pattern's open element limited to those sizes. A temporary of a
+        class in a pattern (`T *p = SharedArray<T>();`, the call unnamed) runs one of the class's pointer
+        conversions; one of the class template itself (`return (T*)smem;` for any T) leaves the element's size
+        open."""
         found: list[_Ptr] = []
-        for target in self.fv.targets(call):
+        converted = not call.op
+        for target in self.fv.conversions(call) if converted else self.fv.targets(call):
             if target.fn.kind not in ("device", "host_device") or target is self.view:
                 return None
             returned = [r.children[0] for r in target.nodes() if r.kind == "return" and r.children]
@@ -814,19 +823,32 @@ class AccessWalker:
             walker = AccessWalker(self.ctx, target, self.block, self.wave_size)
             for expr in returned:
                 p = walker._pointer(expr, depth + 1)
-                if p is None or p.pointee is None or symbols(p.offset):
+                if p is None or (p.pointee is None and not converted) or symbols(p.offset):
                     return None  # not shared memory, or an address that depends on more than the array
                 found.append(p)
         if not found or any(p.offset != found[0].offset for p in found):
             return None
-        sizes = tuple(sorted({int(p.pointee) for p in found if p.pointee is not None}))
+        any_size = any(p.pointee is None for p in found)
+        sizes = () if any_size else tuple(sorted({int(p.pointee) for p in found if p.pointee is not None}))
         if len(sizes) == 1:
             return replace(found[0], indices=None, pointee=_Flat(sizes[0]), depth=0)
         declared = self.view.parent(call)
         name = declared.type.replace("const", "").rstrip(" *") if declared is not None else ""
-        if not self.view.fn.is_template or "dependent" not in call.type or not name.isidentifier():
+        if not self.view.fn.is_template or not (converted or "dependent" in call.type) or not name.isidentifier():
             return None
         return replace(found[0], indices=None, pointee=_Dependent(name, sizes), depth=0)
+
+    def _open_element(self, decl: SharedDecl) -> _Dependent | None:
+        """A 1-D array whose element type is a template parameter of the pattern that declares it (`extern
+        __shared__ acc_t smem[]` in a template the file never instantiates): read as a flat pointer to the open
+        element, whose size the matcher tries at every plausible value."""
+        if decl.elem_bytes or len(decl.dims) != 1:
+            return None
+        fn = self.view.fn if decl.function == self.view.fn.usr else self.facts.function(decl.function)
+        name = decl.elem_type.replace("const", "").replace("volatile", "").strip()
+        if fn is None or not fn.is_template or name not in fn.template_params:
+            return None
+        return _Dependent(name)
 
     def _dependent_pointee(self, cast: Node) -> _Dependent | None:
         """In a template pattern, a cast to `T*` whose size libclang cannot give: T is a template parameter."""
@@ -1492,7 +1514,10 @@ def _substitute(e: Expr, values: dict[str, int]) -> Expr:
     if isinstance(e, str):
         return values.get(e, e)
     if isinstance(e, tuple):
-        return (e[0], *(_substitute(a, values) for a in e[1:]))
+        args = tuple(_substitute(a, values) for a in e[1:])
+        if e[0] == "*" and 0 in args:
+            return 0  # a uniform shift bound to 0 takes its factors with it (`n * sizeof:T`: T no longer matters)
+        return (e[0], *args)
     return e
 
 

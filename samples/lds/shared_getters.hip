@@ -2,7 +2,8 @@
 // kernels (apex, PyTorch), whose specializations each declare one `extern __shared__` array and return it. A
 // kernel template never instantiated in the file calls `shared.getPointer()` on `SharedMemory<U>`: the call
 // depends on U, so it may run either specialization, and the access is judged at their element sizes only
-// (float and double here), the least conflicted of them reported.
+// (float and double here), the least conflicted of them reported. A struct that converts to the pointer
+// (`operator float*()`) is followed the same way.
 #include "hip/hip_runtime.h"
 
 template <typename T> struct SharedMemory;
@@ -58,3 +59,43 @@ __global__ void stridedFloat(float *out) {
 }
 
 void launchStrided(float *out) { stridedFloat<<<1, 64, 256 * sizeof(float)>>>(out); }
+
+// The conversion form (CUDA samples' SharedMemory): the struct converts to the pointer, its `operator float*()`
+// returning the extern array, so `float *buf = SharedArray<float>();` is followed like the getter.
+template <typename T> struct SharedArray;
+template <> struct SharedArray<float> {
+  __device__ operator float *() {
+    extern __shared__ float s_conv[];
+    return s_conv;
+  }
+};
+
+__global__ void convertedColumns(float *out) {
+  float *buf = SharedArray<float>();
+  // ok: LDS-001
+  buf[threadIdx.x] = out[threadIdx.x];
+  __syncthreads();
+  // expect: LDS-001
+  out[threadIdx.x] = buf[32 * threadIdx.x];
+}
+
+void launchConverted(float *out) { convertedColumns<<<1, 64, 64 * 32 * sizeof(float)>>>(out); }
+
+// The class template itself converts (`return (T *)smem;` for any T): in a pattern never instantiated in the file
+// the element is open, tried at every scalar size. A 32-element lane stride conflicts at all of them; the stride-2
+// read is conflict-free for 1- and 2-byte elements, so it is not reported.
+template <typename T> struct DynamicShared {
+  __device__ operator T *() {
+    extern __shared__ int dyn_smem[];
+    return (T *)dyn_smem;
+  }
+};
+
+template <typename T>
+__global__ void convertedPattern(T *out) {
+  T *sdata = DynamicShared<T>();
+  // ok: LDS-001
+  out[threadIdx.x] = sdata[2 * threadIdx.x];
+  // expect: LDS-001
+  out[blockDim.x + threadIdx.x] = sdata[32 * threadIdx.x];
+}
