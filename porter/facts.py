@@ -212,6 +212,7 @@ class FileFacts:
     undeclared: tuple[str, ...] = ()                         # names used but declared nowhere the parse saw
                                                              # (a header not on the include path)
     skipped: tuple[Skipped, ...] = ()                        # functions whose extraction failed
+    inactive_lines: tuple[int, ...] = ()                     # lines of preprocessor branches the parse skipped
     sha256: str = ""                                         # of the exact text that was parsed
     context: str = ""                                        # "includer:line" whose preceding directives were
                                                              # read first (a header, porter/includers.py)

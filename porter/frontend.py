@@ -987,7 +987,8 @@ class _Extractor:
                          launches=tuple(self.launches), diagnostics=diags, globals=tuple(self.globals),
                          int_bits=tuple(sorted(_INT_BITS.items())),
                          project_cross_lane=tuple(self.project_cross_lane), recovered=tuple(self.recovered),
-                         undeclared=self._undeclared(), skipped=tuple(self.skipped), lines=self.lines)
+                         undeclared=self._undeclared(), skipped=tuple(self.skipped),
+                         inactive_lines=tuple(sorted(self._skipped_lines(self.main_file))), lines=self.lines)
 
     def _hidden_macro(self, name: str, ref: ci.Cursor | None, where: str | None) -> bool:
         """With a precompiled preamble: a macro the usual parse has from porter's PCH (which has no

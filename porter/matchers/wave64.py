@@ -260,6 +260,8 @@ def shuffle_half_wave(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Matc
                                             "wave": str(target.wave_size)},
                             confidence="high", edits=_append_width(facts, broadcast))
                 continue
+            elif _reads_both_halves(view, call):
+                continue  # the code names lane 32 as the second half's leader: each half's result is read
             elif wave_fn is not None:
                 evidence = f"the code numbers lanes by the wavefront ({_lane_expr_text(facts, wave_fn, {LANEW, WARPW})})"
                 confidence = "medium"
@@ -280,6 +282,19 @@ def shuffle_half_wave(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Matc
             yield Match(place.loc, {"kind": kind, "call": call.op, "line": str(call.loc.line), "evidence": evidence,
                                     "wave": str(target.wave_size)}, confidence=confidence, edits=edits)
     yield from _half_wave_helper_calls(facts, fv, target)
+
+
+def _reads_both_halves(view: FunctionView, call: Node) -> bool:
+    """After the shuffle, a test that picks lane 32 by its wavefront position (`lane == 0 || lane == 32` with
+    lane = tid % 64, `threadIdx.x == 32`): the code reads a result at the leader of each 32-lane half, which is
+    where a shuffle tree of offsets below 32 leaves one (vllm's 16-lane groups paired by `__shfl_xor(v, 16)`)."""
+    for node in view.nodes():
+        if node.kind != "binop" or node.op != "==" or len(node.children) != 2 or node.loc.line < call.loc.line:
+            continue
+        if any(view.const(k) == 32 and view.lane_class(lane) in (LANEW, TID)
+               for lane, k in (node.children, node.children[::-1])):
+            return True
+    return False
 
 
 def _first_wave_guard(view: FunctionView, consumers: list[FunctionView], call: Node, target: Target) -> Node | None:
@@ -412,11 +427,31 @@ def _launch_inputs(view: FunctionView, launch: Launch, depth: int = 3) -> list[N
 # --------------------------------------------------------------------------------------------------- W64-002
 
 def _wave_dependent_ops(fv: FileView, view: FunctionView) -> Node | None:
-    """A call whose result depends on all lanes of the wavefront: ballot, any/all, activemask, match."""
+    """A call whose result depends on all lanes of the wavefront: ballot, any/all, activemask, match; a mask the
+    code narrows to its 32-lane group's 32 bits is left out."""
     for v in [view, *fv.callees(view)]:
         for call in v.calls(WAVE_WIDE):
-            return call
+            if not _narrowed_to_group(fv.facts, v, call):
+                return call
     return None
+
+
+def _narrowed_to_group(facts: FileFacts, view: FunctionView, call: Node) -> bool:
+    """A lane mask the code reads as a 32-lane group's mask: shifted by a thread-dependent amount
+    (`__ballot(p) >> (threadIdx.x & 32)`, the group's own half) or kept in a 32-bit integer. In the second case
+    lanes 32-63 read the wrong half, but W64-004 (or W64-005 at a 32-bit bit operation) reports that at the call,
+    and its fix (take the group's half) leaves the 32-lane ids that index the mask right."""
+    if call.op not in MASK_PRODUCERS:
+        return False
+    node, parent = call, view.parent(call)
+    while parent is not None and parent.kind == "cast" and not is_32bit_int(facts, parent.type):
+        node, parent = parent, view.parent(parent)
+    if parent is None:
+        return False
+    if parent.kind == "cast":
+        return True
+    return parent.kind == "binop" and parent.op == ">>" and len(parent.children) == 2 \
+        and parent.children[0] is node and view.depends_on_thread(parent.children[1])
 
 
 def lane_arith_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
@@ -1647,6 +1682,8 @@ _ARCH_MACRO = re.compile(r"\b(__AMDGCN_WAVEFRONT_SIZE(?:__)?|__GFX\d+__|__gfx\d+
 # hipCUB/rocPRIM's wavefront width: a value of the compilation pass (the host pass does not know the GPU), and
 # since ROCm 7 not a constant expression.
 _ROCM_WAVE = r"\bHIPCUB_(?:DEVICE_)?WARP_THREADS\b|\brocprim::(?:device_)?warp_size\s*\(\s*\)"
+# Macros that one compilation pass defines and the other does not: a branch they decide differs between passes.
+_PASS_MACRO = re.compile(rf"{_ARCH_MACRO.pattern}|\b__HIP_DEVICE_COMPILE__\b|\b__AMDGCN__\b|\b__AMDGPU__\b")
 _DIRECTIVE = re.compile(r"^\s*#\s*(if|ifdef|ifndef|elif|else|endif|define)\b\s*(\w*)")
 
 
@@ -1666,9 +1703,37 @@ def _code_lines(facts: FileFacts) -> Iterator[tuple[int, str]]:
         yield i, code
 
 
-def _arch_selected_macros(facts: FileFacts, lines: list[tuple[int, str]]) -> list[tuple[Loc, str, set[str]]]:
+def _host_inactive(facts: FileFacts, lines: list[tuple[int, str]]) -> set[int]:
+    """Lines the host pass does not compile either: in a preprocessor branch the (device) parse skipped whose
+    #if chain tests no macro that only one pass defines (`#ifndef USE_ROCM` is skipped in both passes; the
+    `#else` of `#if __GFX9__` only in the device pass). The chain that decides is the outermost one whose branch
+    was skipped: the ones inside it were never evaluated."""
+    skipped = set(facts.inactive_lines)
+    if not skipped:
+        return set()
+    out: set[int] = set()
+    chains: list[tuple[list[str], int]] = []   # per #if nesting level: its conditions so far, its branch's line
+    for i, code in lines:
+        d = _DIRECTIVE.match(code)
+        word = d.group(1) if d else ""
+        if word in ("if", "ifdef", "ifndef"):
+            chains.append(([code], i))
+        elif word in ("elif", "else") and chains:
+            chains[-1] = (chains[-1][0] + [code], i)
+        if i in skipped:
+            deciding = next((conds for conds, start in chains if start in skipped), [])
+            if not any(_PASS_MACRO.search(c) for c in deciding):
+                out.add(i)
+        if word == "endif" and chains:
+            chains.pop()
+    return out
+
+
+def _arch_selected_macros(facts: FileFacts, lines: list[tuple[int, str]],
+                          inactive: set[int]) -> list[tuple[Loc, str, set[str]]]:
     """Preprocessor lines that read a device-only architecture macro, with the macros whose definition they
-    choose: the #defines inside an `#if __GFX9__ ... #endif` chain, or X in `#define X __AMDGCN_WAVEFRONT_SIZE`."""
+    choose: the #defines inside an `#if __GFX9__ ... #endif` chain, or X in `#define X __AMDGCN_WAVEFRONT_SIZE`.
+    A test on a line neither pass compiles chooses nothing."""
     out: list[tuple[Loc, str, set[str]]] = []
     open_chains: list[list[tuple[Loc, str, set[str]]]] = []   # per #if nesting level: arch tests seen so far
     for i, code in lines:
@@ -1676,7 +1741,7 @@ def _arch_selected_macros(facts: FileFacts, lines: list[tuple[int, str]]) -> lis
         if d is None:
             continue
         word, name = d.group(1), d.group(2)
-        arch = _ARCH_MACRO.search(code)
+        arch = _ARCH_MACRO.search(code) if i not in inactive else None
         if word in ("if", "ifdef", "ifndef"):
             open_chains.append([])
         if word in ("if", "ifdef", "ifndef", "elif") and arch and open_chains:
@@ -1753,8 +1818,9 @@ def wavefront_macro_host(ctx: RuleContext, params: dict[str, Any]) -> Iterator[M
         return line in host_lines
 
     lines = list(_code_lines(facts))
+    inactive = _host_inactive(facts, lines)
     for i, code in lines:
-        if _DIRECTIVE.match(code) or not in_host(i):
+        if _DIRECTIVE.match(code) or not in_host(i) or i in inactive:
             continue
         for m in [*_ARCH_MACRO.finditer(code), *re.finditer(_ROCM_WAVE, code)]:
             yield Match(Loc(facts.path, i, m.start() + 1, i, m.end() + 1),
@@ -1762,7 +1828,7 @@ def wavefront_macro_host(ctx: RuleContext, params: dict[str, Any]) -> Iterator[M
     yield from _torch_width_in_host(facts, in_host, wave)
     # a macro chosen by an architecture test, used in host code: report the test (the line to change) and the use
     bodies = {m.name: m.body for m in facts.macros}
-    for loc, arch, chosen in _arch_selected_macros(facts, lines):
+    for loc, arch, chosen in _arch_selected_macros(facts, lines, inactive):
         uses = _host_uses(facts, chosen, bodies, in_host)
         if not uses:
             continue   # the macros it picks feed device code only: correct
