@@ -1192,9 +1192,11 @@ def host_launch_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
                                            f"one wavefront's worth", "wave": str(target.wave_size)},
                         confidence="medium")
     # A host count of 32-thread warps is wrong only against device code that works in hardware wavefronts;
-    # next to kernels built on deliberate 32-lane logical warps (width 32, WARP_SIZE = 32) it is consistent.
+    # next to kernels built on deliberate 32-lane logical warps (width 32, WARP_SIZE = 32) it is consistent. So it
+    # is where device code that numbers its lanes in 32-lane groups only makes a wavefront-wide call: that call is
+    # the device rules' finding (W64-002/004/007), and its fix keeps the groups the host counts.
     device = list(_device_views(fv))
-    if _needs_wave(device) is None and _wave_organized(device) is None:
+    if _wave_organized(device) is None and (_needs_wave(device) is None or _group_organized(device)):
         return
     warpish = re.compile(params.get("name_pattern", r"(?i)warp|wave|lane"))
     for view in (v for v in fv.views if v.fn.kind in ("host", "host_device")):
