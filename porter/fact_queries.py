@@ -359,6 +359,29 @@ def undeclared_shuffle(facts: FileFacts, call: Node) -> str:
     return "offset" if words & _OFFSET_WORDS else "lane"
 
 
+_WIDTH_ARG = re.compile(r"(?i)\d|warp|wave|width|size|lane")
+
+
+def undeclared_warp_reduce(fv: FileView, view: FunctionView, call: Node) -> bool:
+    """A call of a warp reduction whose name (or namespace) is declared nowhere the parse could see (PyTorch's
+    cuda_utils::WarpReduceSum from block_reduce.cuh, not on the include path): a name with the words `warp` and
+    `reduce`, taken as a reduction over the whole wavefront (its width is warpSize, C10_WARP_SIZE), unless the
+    call passes a width: a constant argument, or a template argument that is a number or named like a width
+    (ggml's warp_reduce_sum<WARP_SIZE>; WarpReduceSum<T_ACC> passes only the type)."""
+    if call.kind != "call" or call.ref or call.op in SHUFFLES:
+        return False
+    if not {"warp", "reduce"} <= {w.lower() for w in _WORDS.findall(call.op)}:
+        return False
+    line = fv.facts.lines[call.loc.line - 1] if 0 < call.loc.line <= len(fv.facts.lines) else ""
+    qualifier = re.search(rf"(\w+)\s*::\s*{re.escape(call.op)}\b", line)
+    if call.op not in fv.facts.undeclared and (qualifier is None or qualifier.group(1) not in fv.facts.undeclared):
+        return False
+    if any(isinstance(view.const(a), int) for a in call_args(call)):
+        return False
+    args = re.search(rf"\b{re.escape(call.op)}\s*<([^<>;()]*)>", line)
+    return args is None or _WIDTH_ARG.search(args.group(1)) is None
+
+
 _TEMPLATE_CALL = re.compile(r"\b([A-Za-z_]\w*)\s*<([^<>;()]*)>\s*\(")
 
 

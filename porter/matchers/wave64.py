@@ -18,7 +18,8 @@ from porter.facts import FileFacts, Launch, Loc, MacroUse, Node, fold_int, from_
 from porter.findings import Edit, Match
 from porter.fact_queries import (BIT_OPS_32, LANE32, LANEW, MASK_PRODUCERS, SHUFFLES, SYNC_WITH_MASK, TID, TORCH_WAVE, W,
                        W_HALF, W_MINUS_1, WARP32, WARPW, WAVE_WIDE, FileView, FunctionView, call_args, is_32bit_int,
-                       is_64bit, same_expr, shuffle_parts, strip, undeclared_shuffle)
+                       is_64bit, same_expr, shuffle_parts, strip, undeclared_shuffle,
+                       undeclared_warp_reduce)
 from porter.lds.access_offsets import param_derefs
 from porter.rule_context import RuleContext
 from porter.targets import Target
@@ -1135,47 +1136,79 @@ def _bracket_text(facts: FileFacts, decl: Node) -> str:
 
 # --------------------------------------------------------------------------------------------------- W64-009
 
-def _needs_wave(views: Iterable[FunctionView]) -> Node | None:
-    """The first operation in these functions that sees the whole wavefront: a vote, a default-width broadcast
-    or scan step, or a warpSize-wide loop."""
+def _wave_ops(views: Iterable[FunctionView]) -> Iterator[Node]:
+    """The operations in these functions that see the whole wavefront: a vote, a default-width broadcast or scan
+    step, or a warpSize-wide loop."""
     for v in views:
         for call in v.calls(SHUFFLES | WAVE_WIDE):
             base = call.op.removesuffix("_sync")
             if call.op in WAVE_WIDE or (base in ("__shfl", "__shfl_up") and _is_default_width(call)):
-                return call
+                yield call
         for loop in (n for n in v.nodes() if n.kind == "for"):
             parts = _loop_parts(v, loop)
             if parts and parts[1] in (W_HALF, W):
-                return loop
-    return None
+                yield loop
 
 
-def _kernel_needs_wave(fv: FileView, name: str) -> Node | None:
-    """The first operation in kernel `name` (or its callees) that sees the whole wavefront."""
+def _needs_wave(views: Iterable[FunctionView]) -> Node | None:
+    """The first operation in these functions that sees the whole wavefront (_wave_ops)."""
+    return next(_wave_ops(views), None)
+
+
+def _row_spanning_ops(fv: FileView, name: str) -> list[Node]:
+    """The operations of kernel `name` (or its callees) that see the whole wavefront, and its calls of a warp
+    reduction from a header not on the include path (PyTorch's cuda_utils::WarpReduceSum: C10_WARP_SIZE wide)."""
+    ops: list[Node] = []
     for kernel in fv.kernel_by_name(name):
-        op = _needs_wave([kernel, *fv.callees(kernel)])
-        if op is not None:
-            return op
-    return None
+        views = [kernel, *fv.callees(kernel)]
+        ops += [op for op in _wave_ops(views) if all(op is not o for o in ops)]
+        ops += [c for v in views for c in v.nodes()
+                if undeclared_warp_reduce(fv, v, c) and all(c is not o for o in ops)]
+    return sorted(ops, key=lambda n: (n.loc.line, n.loc.col))
+
+
+def _rows_words(n: int) -> str:
+    return "one row" if n <= 1 else "two rows" if n == 2 else f"{n} rows"
+
+
+def _op_words(op: Node) -> str:
+    return f"'{op.op}'" if op.op else "a warpSize-wide loop"
 
 
 def host_launch_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
     facts, target = ctx.facts, ctx.target
     fv = ctx.view
+    reported: set[tuple[int, int]] = set()
+    spanning: dict[str, list[Node]] = {}   # per kernel name: a file launches the same kernel many times
     for launch in facts.launches:
-        dims = launch.block_dims
-        if dims is None or dims[0] != 32 or dims[1] * dims[2] < 2:
+        dims, wave = launch.block_dims, target.wave_size
+        # rows of x < wave threads: a wavefront holds wave / x of them (two of a dim3(32, k) block)
+        if dims is None or not 0 < dims[0] < wave or wave % dims[0] or dims[1] * dims[2] < 2:
             continue
-        op = _kernel_needs_wave(fv, launch.kernel)
-        if op is None:
+        if launch.kernel not in spanning:
+            spanning[launch.kernel] = _row_spanning_ops(fv, launch.kernel)
+        ops = spanning[launch.kernel]
+        if not ops:
             continue
+        rows = _rows_words(wave // dims[0])
+        warp = "each row of 32 threads a warp" if dims[0] == 32 else f"{_rows_words(32 // dims[0])} of {dims[0]} " \
+                                                                      f"threads a warp"
+        block = f"({dims[0]}, {dims[1]}, {dims[2]})"
         yield Match(launch.block.loc if launch.block is not None and launch.block.loc.line else launch.loc,
-                    {"what": f"block ({dims[0]}, {dims[1]}, {dims[2]}) makes each row of 32 threads a warp, but "
-                             f"'{launch.kernel}' uses {op.op or 'a warpSize-wide loop'} (line {op.loc.line}), which "
-                             f"spans two rows in one {target.wave_size}-lane wavefront",
-                     "wave": str(target.wave_size)}, confidence="high")
+                    {"what": f"block {block} makes {warp}, but '{launch.kernel}' uses {_op_words(ops[0])} (line "
+                             f"{ops[0].loc.line}), which spans {rows} in one {wave}-lane wavefront",
+                     "wave": str(wave)}, confidence="high")
+        # ... and where the kernel does it, each place once however many launches share it
+        for op in ops:
+            if (op.loc.line, op.loc.col) not in reported:
+                reported.add((op.loc.line, op.loc.col))
+                yield Match(op.loc, {"what": f"{_op_words(op)} spans {rows} of the {block} block that line "
+                                             f"{launch.loc.line} launches '{launch.kernel}' with, where a 32-lane "
+                                             f"warp spans {_rows_words(32 // dims[0])}", "wave": str(wave)},
+                            confidence="high")
     yield from _grid_per_32(fv, target)
     yield from _width_mismatch(fv, target)
+    yield from _partial_wave_blocks(fv, target)
     hosts = {v.fn.usr: v for v in fv.views}
     wave_of: dict[str, dict[tuple[str, ...], Node]] = {}
     for launch in facts.launches:
@@ -1444,6 +1477,89 @@ def _narrower_kernel(fv: FileView, name: str, values: list[int | str | None],
             if isinstance(value, int) and 0 < value < width:
                 return param, value, shuffle
     return None
+
+
+def _truncated_wave_count(view: FunctionView, wave: int) -> Node | None:
+    """`blockDim.x / WARP_SIZE` with the wavefront's width: a count of wavefronts that drops a partial one."""
+    for node in view.nodes():
+        if node.kind == "binop" and node.op == "/" and len(node.children) == 2 and view.const(node.children[1]) \
+                in (W, wave):
+            left = strip(node.children[0])
+            if left.kind == "member" and left.op == "x" and left.children and strip(left.children[0]).op == "blockDim":
+                return node
+    return None
+
+
+def _wave_butterfly(view: FunctionView, wave: int) -> Node | None:
+    """A default-width shuffle loop whose offsets start at half the wavefront: it reads every lane of the wave."""
+    for loop in (n for n in view.nodes() if n.kind == "for"):
+        parts = _loop_parts(view, loop)
+        if parts is None or parts[1] not in (W_HALF, wave // 2) or parts[2] != "down":
+            continue
+        for call in (c for c in parts[3].walk() if c.kind == "call" and c.op in SHUFFLES):
+            offset = shuffle_parts(call)[1]
+            if _is_default_width(call) and offset is not None and _uses_var(offset, parts[0]):
+                return call
+    return None
+
+
+def _unrounded_quotient(view: FunctionView, node: Node, wave: int) -> bool:
+    """`K * 2 / 16`: a run-time size divided by a constant with nothing rounding it (no call, no round-up), whose
+    constant factors do not make it a multiple of the wavefront."""
+    node = strip(node)
+    if node.kind != "binop" or node.op != "/" or len(node.children) != 2:
+        return False
+    divisor = view.const(node.children[1])
+    if not isinstance(divisor, int) or divisor < 2 or view.const(node.children[0]) is not None:
+        return False
+    factor, stack = 1, [strip(node.children[0])]
+    while stack:
+        n = stack.pop()
+        if n.kind in ("call", "mcall", "cond") or (n.kind == "binop" and n.op != "*"):
+            return False   # a clamp, a round-up or a nested division: leave it
+        for k in n.children if n.kind == "binop" else ():
+            c = view.const(k)
+            factor *= c if isinstance(c, int) else 1
+            stack += [] if c is not None else [strip(k)]
+    return factor % (divisor * wave) != 0
+
+
+def _partial_wave_blocks(fv: FileView, target: Target) -> Iterator[Match]:
+    """A block x extent computed from a data size (vllm's NUM_THREADS = K * 2 / 16) and never rounded to a
+    multiple of the wavefront, for a kernel that counts its wavefronts as blockDim.x / width (dropping a partial
+    one) and reduces across a whole wavefront: the partial last wavefront's sums are never read and its butterfly
+    reads lanes that do not exist. A multiple of 32 is not one of 64."""
+    wave, hosts = target.wave_size, {v.fn.usr: v for v in fv.views}
+    facts = fv.facts
+    reported: set[int] = set()
+    for launch in facts.launches:
+        host = hosts.get(launch.caller)
+        if host is None or launch.block is None or launch.block_dims is not None:
+            continue
+        x = strip(launch.block)
+        if x.kind == "call" and x.op == "dim3" and x.children:
+            x = strip(x.children[0])
+        place = x
+        if x.kind == "ref" and host.definition(x.ref) is not None:
+            place, x = host.decls.get(x.ref, x), strip(host.definition(x.ref))   # type: ignore[arg-type]
+        if id(place) in reported or not _unrounded_quotient(host, x, wave):
+            continue
+        for kernel in fv.kernel_by_name(launch.kernel):
+            views = [kernel, *fv.callees(kernel)]
+            count = next((c for v in views if (c := _truncated_wave_count(v, wave)) is not None), None)
+            tree = next((t for v in views if (t := _wave_butterfly(v, wave)) is not None), None)
+            if count is None or tree is None:
+                continue
+            reported.add(id(place))
+            words = (f"'{_spell(facts, x)}' threads per block is not rounded to a multiple of {wave}, but "
+                     f"'{launch.kernel}' counts wavefronts as '{_spell(facts, count)}' (line {count.loc.line}) and "
+                     f"reduces across a whole one (line {tree.loc.line}): a partial last wavefront is dropped and "
+                     f"its shuffles read lanes that do not exist")
+            yield Match(place.loc, {"what": words, "wave": str(wave)}, confidence="medium")
+            yield Match(count.loc, {"what": f"'{_spell(facts, count)}' drops the partial last wavefront of the "
+                                            f"block that line {place.loc.line} sizes as '{_spell(facts, x)}', "
+                                            f"not a multiple of {wave}", "wave": str(wave)}, confidence="medium")
+            break
 
 
 def _block_wave_stride(view: FunctionView) -> Node | None:

@@ -5,6 +5,7 @@
 __global__ void row_any_negative(const float* x, int* flags, int cols) {
   int row = blockIdx.x * blockDim.y + threadIdx.y;
   int neg = x[row * cols + threadIdx.x] < 0.0f;
+  // expect: W64-009
   if (__any(neg) && threadIdx.x == 0) flags[row] = 1;
 }
 

@@ -10,6 +10,7 @@ template <typename scalar_t>
 __global__ void row_minus_first(const scalar_t* x, float* out, int cols) {
   const int row = blockIdx.x * blockDim.y + threadIdx.y;
   const float v = x[row * cols + threadIdx.x];
+  // expect: W64-009
   const float first = __shfl(v, 0);
   out[row * cols + threadIdx.x] = v - first;
 }
