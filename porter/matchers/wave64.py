@@ -1167,6 +1167,18 @@ def _row_spanning_ops(fv: FileView, name: str) -> list[Node]:
     return sorted(ops, key=lambda n: (n.loc.line, n.loc.col))
 
 
+def _block_site(fv: FileView, launch: Launch) -> Loc:
+    """Where a reviewer changes a launch's block: the definition of a named x extent
+    (`constexpr int kThreadX = kReduceTileSize; ... dim3(kThreadX, kThreadY)`), else the block as written."""
+    block = strip(launch.block) if launch.block is not None else None
+    if block is None or not block.loc.line:
+        return launch.loc
+    x = strip(block.children[0]) if block.kind == "call" and block.op == "dim3" and block.children else None
+    host = next((v for v in fv.views if v.fn.usr == launch.caller), None)
+    decl = host.decls.get(x.ref) if host is not None and x is not None and x.kind == "ref" else None
+    return decl.loc if decl is not None else launch.block.loc   # type: ignore[union-attr]
+
+
 def _rows_words(n: int) -> str:
     return "one row" if n <= 1 else "two rows" if n == 2 else f"{n} rows"
 
@@ -1194,7 +1206,7 @@ def host_launch_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
         warp = "each row of 32 threads a warp" if dims[0] == 32 else f"{_rows_words(32 // dims[0])} of {dims[0]} " \
                                                                       f"threads a warp"
         block = f"({dims[0]}, {dims[1]}, {dims[2]})"
-        yield Match(launch.block.loc if launch.block is not None and launch.block.loc.line else launch.loc,
+        yield Match(_block_site(fv, launch),
                     {"what": f"block {block} makes {warp}, but '{launch.kernel}' uses {_op_words(ops[0])} (line "
                              f"{ops[0].loc.line}), which spans {rows} in one {wave}-lane wavefront",
                      "wave": str(wave)}, confidence="high")

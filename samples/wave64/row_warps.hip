@@ -61,9 +61,9 @@ __global__ void row_leader16(const float* x, float* out, int n) {
 
 template <typename T>
 void launch_tiles(const T* x, T* out, const float* xf, float* outf, int n, hipStream_t stream) {
+  // expect: W64-009
   constexpr int kThreadX = kTile;
   constexpr int kThreadY = kTile / 2;
-  // expect: W64-009
   tile_column_sums<T><<<n / kTile, dim3(kThreadX, kThreadY), 0, stream>>>(x, out, n);
   // ok: W64-009
   tile_column_sums32<<<n / kTile, dim3(kThreadX, kThreadY), 0, stream>>>(xf, outf, n);
