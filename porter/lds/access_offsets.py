@@ -15,6 +15,7 @@ access at the call site: the argument is followed like any pointer, the helper g
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from math import prod
@@ -338,6 +339,7 @@ class _Loop:
     iters: tuple[int, ...]           # sampled iteration indices
     value: Expr                      # the variable as an expression of the iteration symbol
     carried: dict[str, Expr] = field(default_factory=dict)  # other variables stepped once per iteration
+    decoupled: frozenset[str] = frozenset()  # enclosing loops' symbols its values are no longer paired with
 
 
 class AccessWalker:
@@ -1115,22 +1117,38 @@ class AccessWalker:
                 not symbols(bound[1]) & {"tid.x", "tid.y", "tid.z"}:
             bound = None  # the same in every lane but changing with an enclosing loop: the first iterations
         outer = {x for e in (start_e, step_e, bound[1] if bound else 0) for x in symbols(e) if x.startswith("it")}
-        if outer:
-            raise Undetermined(f"the start, step or bound of '{name}' depends on an enclosing loop's variable "
-                               "(a triangular loop nest); not modelled")
-        # trip count: simulate with lane 0's values
+        # trip count: simulate with lane 0's values, at each sampled iteration of the enclosing loops it depends on
         env0 = {**self.block_env, "tid.x": 0, "tid.y": 0, "tid.z": 0}
-        values = self._simulate(start_e, op, step_e, bound, env0)
-        iters = _pick(len(values))
-        if op in ("+", "-") and not (symbols(step_e) & {"tid.x", "tid.y", "tid.z"}):
+        runs = [self._simulate(start_e, op, step_e, bound, {**env0, **env}) for env in self._outer_envs(loop, outer)]
+        additive = op in ("+", "-") and not (symbols(step_e) & {"tid.x", "tid.y", "tid.z"})
+        decoupled: frozenset[str] = frozenset()
+        if additive:  # the value stays an expression of the enclosing loops' symbols; every run has these iterations
+            values = min(runs, key=len)
+            iters = _pick(len(values))
             value: Expr = (op, start_e, ("*", sym, step_e))
         elif uniform_start:
+            # a triangular nest (a bitonic sort's stride = size / 2 down to 1 for each size): the values the
+            # variable takes in any sampled run, no longer paired with the enclosing loops' (see _finish)
+            values = list(dict.fromkeys(v for run in runs for v in run))
+            iters = _pick(len(values))
             value = _chain(sym, [(i, values[i]) for i in iters])
+            decoupled = frozenset(outer)
         else:
             raise Undetermined(f"'{name}' starts at a per-thread value and is not stepped by addition")
-        lp = _Loop(node=loop, symbol=sym, var=var, name=name, iters=tuple(iters), value=value)
-        lp.carried = self._carried(loop, lp, values)
+        lp = _Loop(node=loop, symbol=sym, var=var, name=name, iters=tuple(iters), value=value, decoupled=decoupled)
+        lp.carried = self._carried(loop, lp, values) if not outer else {}
         return lp
+
+    def _outer_envs(self, loop: Node, outer: set[str]) -> list[dict[str, int]]:
+        """Each combination of the sampled iterations of the enclosing loops named in `outer` ([{}] for none)."""
+        if not outer:
+            return [{}]
+        enclosing = {lp.symbol: lp.iters for lp in self._enclosing_loops(loop) if lp.symbol in outer}
+        if set(enclosing) != outer:
+            raise Undetermined(f"the start, step or bound of '{_loop_var(loop)[1]}' depends on a loop the model "
+                               "does not follow")
+        names = sorted(enclosing)
+        return [dict(zip(names, c)) for c in itertools.product(*(enclosing[n] for n in names))]
 
     def _simulate(self, start: Expr, op: str, step: Expr, bound: tuple[str, Expr] | None,
                   env: dict[str, int]) -> list[int]:
@@ -1213,6 +1231,10 @@ class AccessWalker:
         if indices is not None:
             indices = tuple(self._bind_uniform(i, samples, node, opened) for i in indices)
         used = symbols(offset) | (symbols(pred) if pred is not None else frozenset())
+        for lp in loops:
+            if lp.symbol in used and used & lp.decoupled:
+                raise Undetermined(f"the address uses '{lp.name}' of a triangular loop nest together with the "
+                                   "enclosing loop's variable; not modelled", node)
         samples = {k: v for k, v in samples.items() if k in used}
         names = tuple((lp.symbol, lp.name, lp.value) for lp in loops if lp.symbol in samples)
         element = width.type_name if isinstance(width, _Dependent) else ""
@@ -1470,6 +1492,10 @@ def _loop_var(loop: Node) -> tuple[str, str, Node | None]:
 
 
 def _step(inc: Node, var: str) -> tuple[str, Node] | None:
+    if inc.kind == "binop" and inc.op == "," and len(inc.children) == 2:
+        # `++ty, id += size`: the part that steps the loop variable (the others step variables of their own)
+        steps = [st for st in (_step(c, var) for c in inc.children) if st is not None]
+        return steps[0] if len(steps) == 1 else None
     if inc.kind == "unop" and inc.children and strip(inc.children[0]).ref == var:
         if inc.op in ("++", "post++"):
             return "+", Node("int", value=1)
