@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
+from porter.fact_queries import TORCH_WAVE
 from porter.findings import Finding
 from porter.targets import DEFAULT_TARGET
 
@@ -206,6 +207,11 @@ def coverage_notes(path: str, cov: dict[str, Any]) -> list[str]:
         notes.append(f"{path}: {len(cov['undeclared'])} names used but declared nowhere the parse could see (a "
                      f"header not on the include path: add its folder with -I): {names}; a call of one is judged by "
                      f"its name only (a `shfl` name as a shuffle), with low confidence")
+    if TORCH_WAVE in cov["undeclared"]:
+        notes.append(f"{path}: {TORCH_WAVE} is judged without PyTorch's headers: its uses where a constant is "
+                     f"required are reported outside device code only, since in device code the PyTorch release "
+                     f"decides (warpSize in 2021-2025, no constant from ROCm 7; a device constexpr later): -I "
+                     f"PyTorch's include folder, or -D {TORCH_WAVE}=warpSize for the 2021-2025 headers")
     if cov["patterns_only"]:
         names = ", ".join(cov["patterns_only"][:5]) + (" ..." if len(cov["patterns_only"]) > 5 else "")
         notes.append(f"{path}: {len(cov['patterns_only'])} templates never instantiated in the file were analyzed "

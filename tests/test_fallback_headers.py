@@ -76,6 +76,29 @@ def test_the_wavefront_width_macro_stays_undeclared(tmp_path: Path) -> None:
     assert "C10_WARP_SIZE" in analyze_file(path, ParseConfig()).undeclared
 
 
+def test_c10_warp_size_as_a_device_constant_is_judged_by_the_release_given(tmp_path: Path) -> None:
+    # in device code only the PyTorch release decides: porter's fallback does not guess, a -D or a real PyTorch
+    # on -I does (2021-2025: warpSize, no constant from ROCm 7; later: a device constexpr)
+    text = ("#include <hip/hip_runtime.h>\n#include <c10/macros/Macros.h>\n"
+            "__global__ void k(float* o) {\n  __shared__ float p[C10_WARP_SIZE];\n  p[0] = o[0];\n  o[1] = p[0];\n}\n")
+    path = str(_write(tmp_path, "k.hip", text))
+
+    def w64_010(config: ParseConfig) -> list[int]:
+        found = analyze_one(Request(path=path, config=config, target="gfx942")).findings
+        return [f.line for f in found if f.rule_id == "W64-010"]
+
+    assert w64_010(ParseConfig()) == []
+    notes = analyze_one(Request(path=path, config=ParseConfig(), target="gfx942", explain=True)).notes
+    assert any("C10_WARP_SIZE=warpSize" in n for n in notes)
+    assert w64_010(ParseConfig(defines=("C10_WARP_SIZE=warpSize",))) == [4]
+    torch = tmp_path / "torch_include"
+    (torch / "c10" / "macros").mkdir(parents=True)
+    (torch / "c10" / "macros" / "Macros.h").write_text("#pragma once\n#define C10_WARP_SIZE warpSize\n")
+    assert w64_010(ParseConfig(include_dirs=(str(torch),))) == [4]
+    (torch / "c10" / "macros" / "Macros.h").write_text("#pragma once\n#define C10_WARP_SIZE 64\n")
+    assert w64_010(ParseConfig(include_dirs=(str(torch),))) == []
+
+
 def test_c10_warp_size_inside_a_dispatch_lambda_is_reported_where_it_is_written(tmp_path: Path) -> None:
     text = EXTENSION.replace("dim3(32, 8)", "dim3(C10_WARP_SIZE, 8)")
     findings = analyze_one(Request(path=str(_write(tmp_path, "ext.cu", text)), config=ParseConfig(),
@@ -96,3 +119,19 @@ def test_the_dispatch_sample_finding_needs_the_host_code_to_parse(monkeypatch: p
     assert w64_009() == [14, 34]   # the broadcast and the launch's block
     monkeypatch.setattr(frontend, "STUB_FALLBACK", tmp_path)   # an empty fallback: PyTorch's names unknown
     assert w64_009() == []
+
+
+def test_the_stub_and_fallback_declare_what_hipified_extensions_call(tmp_path: Path) -> None:
+    # each of these was an error in a real extension (cupy's pba, AutoGPTQ, PyTorch's layer norm)
+    text = ("#include <hip/hip_runtime.h>\n#include <hip/hip_fp16.h>\n#include <torch/extension.h>\n"
+            "__device__ int dist(short2 p, int t) { short2 q = make_short2(p.x, 1); return max(q.y, 0) + abs(p.y - t); }\n"
+            "__device__ __half bump(__half v) { __half_raw r; r.x = 0; __half h = __hadd(r, v); r = __half_raw(h);\n"
+            "  return __halves2half2(__int2half_rn(1), h).x; }\n"
+            "__global__ void k(float* o) { CUDA_KERNEL_ASSERT(o != nullptr); o[0] = __longlong_as_double(1); }\n"
+            "void host(const at::Tensor& x, hipDeviceProp_t* prop) {\n"
+            "  auto c = x.expect_contiguous();\n  at::Tensor y = at::empty_like(*c, LEGACY_CONTIGUOUS_MEMORY_FORMAT);\n"
+            "  AT_DISPATCH_FLOATING_TYPES(x.type(), \"k\", [&] { k<<<prop->maxGridSize[0], 64>>>(y.data_ptr<float>()); });\n"
+            "}\n")
+    facts = analyze_file(_write(tmp_path, "ext.hip", text), ParseConfig())
+    assert [d.message for d in facts.diagnostics if d.severity in ("error", "fatal")] == []
+    assert "make_short2" not in facts.undeclared

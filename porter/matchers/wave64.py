@@ -1677,7 +1677,8 @@ def warpsize_constant(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Matc
                     {"use": d.message.split(";")[0], "wave": str(target.wave_size)})
     use = re.compile(rf"\b(?:{'|'.join([names, *sorted(rocm)])})\b|{_ROCM_WAVE}")
     found: list[Match] = []
-    for m in [*_warpsize_constant_in_lost_lines(facts, target, use),
+    for m in [*_torch_width_constant(facts, target),
+              *_warpsize_constant_in_lost_lines(facts, target, use),
               *_warpsize_bound_in_templates(facts, target, use),
               *_warpsize_constant_in_uninstantiated(facts, target, use)]:
         if (m.loc.line, m.loc.col) not in seen:   # a template's line libclang could not parse comes twice
@@ -1738,8 +1739,9 @@ def _width_macro_with_constant_twin(facts: FileFacts, target: Target, names: set
 _TEMPLATE_ARG = re.compile(r"\b\w+\s*<([^;<>]*)>\s*(?:::|\w)")
 _TEMPLATE_PARAMS = re.compile(r"\btemplate\s*<([^;<>]*)>")
 _CONSTEXPR_INIT = re.compile(r"\b(?:constexpr|static_assert)\b[^;=(]*[=(]([^;]*)")
-_ARRAY_DECL = re.compile(r"^\s*(?:(?:__shared__|static|const|typename|unsigned|[A-Za-z_][\w:]*)\s+)+[A-Za-z_]\w*"
-                         r"\s*\[([^\]]*)\]")
+# (A declaration's last line may start inside its type: `alignof(T)>::type buf[N];`.)
+_ARRAY_DECL = re.compile(r"^\s*(?:[^;={}]*>::\w+\s+|(?:(?:__shared__|static|const|typename|unsigned|[A-Za-z_][\w:]*)"
+                         r"\s+)+)[A-Za-z_]\w*\s*\[([^\]]*)\]")
 
 
 def _constant_spans(code: str) -> list[tuple[int, int, str]]:
@@ -1749,6 +1751,31 @@ def _constant_spans(code: str) -> list[tuple[int, int, str]]:
     spans += [(m.start(1), m.end(1), "an array bound") for m in [_ARRAY_DECL.match(code)] if m]
     spans += [(m.start(1), m.end(1), "a constant expression") for m in _CONSTEXPR_INIT.finditer(code)]
     return spans
+
+
+def _torch_width_constant(facts: FileFacts, target: Target) -> Iterator[Match]:
+    """C10_WARP_SIZE where C++ needs a constant (an array bound, a constexpr initializer, a template argument)
+    outside device-only code, when PyTorch's headers are not on the include path: clang's undeclared-identifier
+    report gives the use's exact column, the text around it says whether a constant is required there. Every
+    ROCm definition since 2021 fails there (porter/parse_headers/fallback/porter_torch.h): warpSize from ROCm 7,
+    at::cuda::warp_size() in the later releases' host pass. In device-only code the newer releases give a
+    constant, so the release decides: a real PyTorch on -I, or -D C10_WARP_SIZE=warpSize for the 2021-2025
+    headers, lets the warpSize checks above judge those uses."""
+    device_only = {i for f in facts.functions if f.kind in ("kernel", "device")
+                   for i in range(f.loc.line, f.loc.end_line + 1)}
+    for d in facts.diagnostics:
+        line, col = d.loc.line, d.loc.col
+        if undeclared_identifier(d) != TORCH_WAVE or d.loc.path != facts.path or line in device_only or \
+                not 0 < line <= len(facts.lines):
+            continue
+        code = _code(facts.lines[line - 1])
+        what = next((w for start, end, w in _constant_spans(code) if start < col <= end), None)
+        if what is not None:
+            yield Match(Loc(facts.path, line, col, line, col + len(TORCH_WAVE)),
+                        {"use": f"'{TORCH_WAVE}' in {what} outside device code; PyTorch's headers are not on the "
+                                f"include path, and on ROCm it is warpSize in their 2021-2025 releases "
+                                f"(pytorch#64302) and at::cuda::warp_size() outside device code in later ones "
+                                f"(pytorch#158271)", "wave": str(target.wave_size)}, confidence="medium")
 
 
 def _warpsize_constant_in_lost_lines(facts: FileFacts, target: Target, use: re.Pattern[str]) -> Iterator[Match]:

@@ -33,3 +33,20 @@ void launch_row_sums_queried(const float* x, float* out, int rows, int cols) {
   const dim3 block(warp, warp / 16);
   row_sums<<<rows, block>>>(x, out, cols);
 }
+
+// Bug: a namespace-scope constant built from C10_WARP_SIZE. No ROCm release of PyTorch since 2021 makes it one
+// there (warpSize, no constant from ROCm 7; later at::cuda::warp_size() outside device code).
+// expect: W64-010
+constexpr int kTorchWarp = C10_WARP_SIZE;
+
+__global__ void warp_partials(const float* x, float* out) {
+  // ok: W64-010 (device code: the release decides; -D C10_WARP_SIZE=warpSize judges the 2021-2025 headers)
+  __shared__ float partial[C10_WARP_SIZE];
+  // ok: W64-010 (the newest releases' bound, a constant in every pass)
+  __shared__ float spare[C10_WARP_SIZE_UPPER_BOUND];
+  partial[0] = x[0];
+  spare[0] = x[1];
+  __syncthreads();
+  // ok: W64-010 (compared at run time)
+  if (blockDim.x <= C10_WARP_SIZE) out[blockIdx.x] = partial[0] + spare[0] + kTorchWarp;
+}

@@ -5,9 +5,19 @@
 //
 // Semantics kept faithful where porter's rules read them:
 // - C10_WARP_SIZE is NOT defined here. PyTorch's ROCm definition differs between releases and between the host
-//   and device passes (recent releases: the wavefront width in device code, a deliberately useless value in host
-//   code, where at::cuda::warp_size() is the answer). Left undeclared, clang reports each use, and porter judges it
-//   as a PyTorch macro whose header is not on the include path (porter/fact_queries.py TORCH_WAVE, W64-011).
+//   and device passes, and nothing in a file says which release it is built against:
+//     until 2021: 64 for every ROCm device and pass (c10/macros/Macros.h at pytorch 05109496);
+//     2021 (pytorch#64302) to 2025: warpSize (Macros.h at pytorch 00a1abb4), a constant until ROCm 7 made it a
+//       run-time value, so from ROCm 7 every array bound, constexpr or template argument built from it fails;
+//     2025 (pytorch#158271, torch/headeronly/macros/Macros.h at pytorch c0af3789): C10_WARP_SIZE_INTERNAL(), in
+//       device code a constexpr 64 on __GFX9__ (else 32), in host code at::cuda::warp_size() at run time, so a
+//       host or namespace-scope constant built from it fails on every ROCm; later releases add the
+//       C10_WARP_SIZE_UPPER_BOUND / _LOWER_BOUND constants for array bounds (below).
+//   Left undeclared, clang reports each use, and porter judges it as a PyTorch macro whose header is not on the
+//   include path (porter/fact_queries.py TORCH_WAVE): host uses (W64-011), and uses where C++ needs a constant
+//   (W64-010, whose message states the 2021-2025 assumption). -I PyTorch's include folder settles the release.
+// - C10_WARP_SIZE_UPPER_BOUND / _LOWER_BOUND exist only in the releases that define them, so code that uses them
+//   is built against one: their gfx9 device values, as those releases define them.
 // - at::cuda::warp_size() is a host function answered at run time (the device's width), never a constant.
 // - AT_DISPATCH_* bind scalar_t to one type of their own list (float for every list that holds it), so each
 //   kernel instantiation porter sees is one the real dispatch makes.
@@ -154,6 +164,15 @@ struct Scalar {
 
 struct DataPtr { void* get() const; };
 
+// a borrowed-or-owned tensor (Tensor::expect_contiguous, at::borrow_from_optional_tensor): reads as the tensor
+template <class T> class MaybeOwned {
+ public:
+  const T& operator*() const;
+  const T* operator->() const;
+};
+// what the deprecated Tensor::type() gives, which old extensions pass to AT_DISPATCH_*
+struct DeprecatedTypeProperties { ScalarType scalarType() const; };
+
 template <class T> struct DefaultPtrTraits { typedef T* PtrType; };
 template <class T> struct RestrictPtrTraits { typedef T* __restrict__ PtrType; };
 
@@ -211,6 +230,8 @@ class Tensor {
   bool requires_grad() const;
   bool is_contiguous(MemoryFormat format = MemoryFormat::Contiguous) const;
   Tensor contiguous(MemoryFormat format = MemoryFormat::Contiguous) const;
+  MaybeOwned<Tensor> expect_contiguous(MemoryFormat format = MemoryFormat::Contiguous) const;
+  const DeprecatedTypeProperties& type() const;
   void* data_ptr() const;
   template <class T> T* data_ptr() const;
   template <class T> T* data() const;
@@ -270,6 +291,7 @@ Tensor cat(TensorList, int64_t dim = 0);
 Tensor stack(TensorList, int64_t dim = 0);
 Tensor from_blob(void* data, IntArrayRef sizes, TensorOptions options = {});
 c10::optional<Device> device_of(const Tensor&);
+MaybeOwned<Tensor> borrow_from_optional_tensor(const optional<Tensor>&);
 
 namespace detail {
 // TORCH_CHECK & co. take the condition and any number of message parts
@@ -379,11 +401,21 @@ using namespace at;
 #define C10_DEVICE __device__
 #define C10_HOST __host__
 #define C10_LAUNCH_BOUNDS_1(max_threads) __launch_bounds__(max_threads)
+#define C10_WARP_SIZE_UPPER_BOUND 64
+#if defined(__GFX9__)
+#define C10_WARP_SIZE_LOWER_BOUND 64
+#else
+#define C10_WARP_SIZE_LOWER_BOUND 32
+#endif
 #define C10_LIKELY(x) (x)
 #define C10_UNLIKELY(x) (x)
 #define C10_RESTRICT __restrict
 #define C10_ALWAYS_INLINE inline
 #define C10_UNUSED
+#define LEGACY_CONTIGUOUS_MEMORY_FORMAT ::c10::MemoryFormat::Contiguous
+// PyTorch's ROCm builds leave kernel asserts out unless C10_USE_ROCM_KERNEL_ASSERT (c10/macros/Macros.h)
+#define CUDA_KERNEL_ASSERT(cond) ((void)0)
+#define CUDA_KERNEL_ASSERT_MSG(cond, msg) ((void)0)
 #define TORCH_EXTENSION_NAME porter_extension
 
 // AT_DISPATCH_*: run the lambda with scalar_t bound to one type of the macro's list (float where the list holds

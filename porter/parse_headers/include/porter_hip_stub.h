@@ -53,12 +53,16 @@ struct dim3 {
   __host__ __device__ constexpr dim3(unsigned int x_ = 1, unsigned int y_ = 1, unsigned int z_ = 1) : x(x_), y(y_), z(z_) {}
 };
 
-// ---- vector types (sizes and alignment as in HIP; fields only) ----
-#define PORTER_VEC(T, N, A)                                   \
-  struct __attribute__((aligned(A))) T##1 { N x; };            \
-  struct __attribute__((aligned(A * 2))) T##2 { N x, y; };     \
-  struct T##3 { N x, y, z; };                                  \
-  struct __attribute__((aligned(A * 4))) T##4 { N x, y, z, w; };
+// ---- vector types (sizes and alignment as in HIP; fields and HIP's make_<type><n> constructors) ----
+#define PORTER_VEC(T, N, A)                                                      \
+  struct __attribute__((aligned(A))) T##1 { N x; };                               \
+  struct __attribute__((aligned(A * 2))) T##2 { N x, y; };                        \
+  struct T##3 { N x, y, z; };                                                     \
+  struct __attribute__((aligned(A * 4))) T##4 { N x, y, z, w; };                  \
+  __host__ __device__ T##1 make_##T##1(N);                                        \
+  __host__ __device__ T##2 make_##T##2(N, N);                                     \
+  __host__ __device__ T##3 make_##T##3(N, N, N);                                  \
+  __host__ __device__ T##4 make_##T##4(N, N, N, N);
 PORTER_VEC(char, signed char, 1)
 PORTER_VEC(uchar, unsigned char, 1)
 PORTER_VEC(short, short, 2)
@@ -70,18 +74,18 @@ PORTER_VEC(longlong, long long, 8)
 PORTER_VEC(ulonglong, unsigned long long, 8)
 PORTER_VEC(double, double, 8)
 #undef PORTER_VEC
-__host__ __device__ float2 make_float2(float, float);
-__host__ __device__ float4 make_float4(float, float, float, float);
-__host__ __device__ int2 make_int2(int, int);
-__host__ __device__ int4 make_int4(int, int, int, int);
 
 // ---- half and bfloat16 ----
 // float conversions as HIP's headers have them: `float v = h; out[i] = v * 0.5f;` parses as the assignments it is
+// __half_raw: the bits of a half (hip_fp16.h), which atomics built on atomicCAS convert to and from
+struct __half_raw { unsigned short x; };
 struct __attribute__((aligned(2))) __half {
   unsigned short __x;
   __host__ __device__ __half() = default;
   __host__ __device__ __half(float);
+  __host__ __device__ __half(__half_raw);
   __host__ __device__ operator float() const;
+  __host__ __device__ operator __half_raw() const;
 };
 struct __attribute__((aligned(4))) __half2 { __half x, y; };
 typedef __half half;
@@ -100,6 +104,14 @@ __host__ __device__ float __half2float(__half);
 __host__ __device__ __half2 __float2half2_rn(float);
 __host__ __device__ __half2 __floats2half2_rn(float, float);
 __host__ __device__ float2 __half22float2(__half2);
+__host__ __device__ __half __int2half_rn(int);
+__host__ __device__ int __half2int_rn(__half);
+__host__ __device__ __half2 __halves2half2(__half, __half);
+__host__ __device__ __half2 __half2half2(__half);
+__host__ __device__ __half __low2half(__half2);
+__host__ __device__ __half __high2half(__half2);
+__host__ __device__ float __low2float(__half2);
+__host__ __device__ float __high2float(__half2);
 __host__ __device__ __hip_bfloat16 __float2bfloat16(float);
 __host__ __device__ float __bfloat162float(__hip_bfloat16);
 __device__ __half __hadd(__half, __half);
@@ -214,8 +226,15 @@ __device__ float __saturatef(float);
 __host__ __device__ float __int_as_float(int);
 __host__ __device__ int __float_as_int(float);
 __host__ __device__ int __float2int_rn(float);
+__host__ __device__ long long __double_as_longlong(double);
+__host__ __device__ double __longlong_as_double(long long);
+// HIP's integer abs/min/max of device code; the int overloads take mixed operands (max(short_value, 0))
+__device__ int abs(int);
+__device__ long long llabs(long long);
 template <class T> __host__ __device__ T min(T a, T b);
 template <class T> __host__ __device__ T max(T a, T b);
+__host__ __device__ int min(int, int);
+__host__ __device__ int max(int, int);
 #define INFINITY __builtin_inff()
 #define NAN __builtin_nanf("")
 
@@ -228,7 +247,9 @@ typedef enum hipDeviceAttribute_t { hipDeviceAttributeWarpSize, hipDeviceAttribu
 typedef struct ihipStream_t* hipStream_t;
 typedef struct ihipEvent_t* hipEvent_t;
 struct hipDeviceProp_t { char name[256]; int warpSize; int maxThreadsPerBlock; int multiProcessorCount;
-                         size_t sharedMemPerBlock; int regsPerBlock; int major; int minor; char gcnArchName[256]; };
+                         size_t sharedMemPerBlock; int regsPerBlock; int major; int minor; char gcnArchName[256];
+                         int maxThreadsDim[3]; int maxGridSize[3]; int maxThreadsPerMultiProcessor;
+                         size_t totalGlobalMem; size_t sharedMemPerMultiprocessor; };
 hipError_t hipMalloc(void** ptr, size_t size);
 template <class T> hipError_t hipMalloc(T** ptr, size_t size);
 hipError_t hipMallocManaged(void** ptr, size_t size, unsigned int flags = 0);
