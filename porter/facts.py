@@ -66,6 +66,7 @@ class Param:
     name: str
     type: str
     canonical: str = ""     # the type with typedefs resolved (llm.c's `floatX*` -> `__hip_bfloat16 *`), if different
+    default: int | None = None   # an integer literal default (`int width = 32`)
 
 
 @dataclass(frozen=True, slots=True)

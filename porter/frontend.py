@@ -1142,8 +1142,8 @@ class _Extractor:
         else:
             fkind = "host"
         fid = self._id(c)
-        params = tuple(Param(_spelling(ch), _type_spelling(ch), _canonical_spelling(ch)) for ch in children
-                       if _kind(ch) == "PARM_DECL")
+        params = tuple(Param(_spelling(ch), _type_spelling(ch), _canonical_spelling(ch), _literal_default(ch))
+                       for ch in children if _kind(ch) == "PARM_DECL")
         tparams = [_spelling(ch) for ch in children if _kind(ch).startswith("TEMPLATE_")
                    and _kind(ch).endswith("_PARAMETER")]
         is_pattern = bool(tparams) and _kind(c) == "FUNCTION_TEMPLATE"
@@ -1471,6 +1471,10 @@ class _Extractor:
             name = name if name.isidentifier() else ""
             if name and self.current_fn and _finds_no_declaration(children[0]):
                 self.undeclared.append(name)
+            elif name and self.current_fn:
+                # the project header's templates it may name are helpers, as an instantiation's callee would be
+                for decl in _overloaded_decls(children[0]):
+                    self._note_helper(decl)
         if name.startswith("operator") and name[8:] in _OVERLOADABLE:
             # `h = x` on struct types (__half, float4) is an operator call: keep it an assignment/binop
             kids = [k for k in (self.convert(ch) for ch in children) if k is not None and
@@ -1894,12 +1898,25 @@ def _statement_around(toks: list[Tok], line: int) -> tuple[int, int] | None:
 # ---------------------------------------------------------------------------------------------------- helpers
 
 
-def _finds_no_declaration(callee: ci.Cursor) -> bool:
-    """A template pattern's dependent callee (`WARP_SHFL(v, l)` with `T v`) whose unqualified lookup found no
-    declaration at all: the call is an unresolved lookup over an empty overload set."""
+def _overload_set(callee: ci.Cursor) -> ci.Cursor | None:
+    """The unresolved lookup a template pattern's dependent callee is (`warpReduceSum(v)` with `T v`)."""
     refs = [callee] if _kind(callee) == "OVERLOADED_DECL_REF" else \
         [ch for ch in _children(callee) if _kind(ch) == "OVERLOADED_DECL_REF"]
-    return bool(refs) and _LIB.clang_getNumOverloadedDecls(refs[0]) == 0
+    return refs[0] if refs else None
+
+
+def _finds_no_declaration(callee: ci.Cursor) -> bool:
+    """A dependent callee (`WARP_SHFL(v, l)` with `T v`) whose unqualified lookup found no declaration at all:
+    the call is an unresolved lookup over an empty overload set."""
+    ref = _overload_set(callee)
+    return ref is not None and _LIB.clang_getNumOverloadedDecls(ref) == 0
+
+
+def _overloaded_decls(callee: ci.Cursor) -> list[ci.Cursor]:
+    """The declarations a dependent callee's lookup found (function templates and overloads)."""
+    ref = _overload_set(callee)
+    count = _LIB.clang_getNumOverloadedDecls(ref) if ref is not None else 0
+    return [_LIB.clang_getOverloadedDecl(ref, i) for i in range(min(count, 8))]
 
 
 def _member_name(c: ci.Cursor) -> str:
@@ -1940,6 +1957,14 @@ def _parameter_default(param: ci.Cursor) -> _Default:
         value = _evaluate_int(expr)
         return (value, _tok(expr)) if value is not None else None
     return None
+
+
+def _literal_default(param: ci.Cursor) -> int | None:
+    """A parameter's default when it is an integer literal."""
+    if "*" in _type_spelling(param):
+        return None   # `float a[4]` is a pointer whose 4 is no default
+    default = _parameter_default(param)
+    return default[0] if isinstance(default, tuple) else None
 
 
 def _tok(c: ci.Cursor) -> str:

@@ -14,7 +14,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
-from porter.facts import FileFacts, Launch, Loc, MacroUse, Node, fold_int, from_byte_text, undeclared_identifier
+from porter.facts import FileFacts, Launch, Loc, MacroUse, Node, Param, fold_int, from_byte_text, undeclared_identifier
 from porter.findings import Edit, Match
 from porter.fact_queries import (BIT_OPS_32, LANE32, LANEW, MASK_PRODUCERS, SHUFFLES, SYNC_WITH_MASK, TID, TORCH_WAVE, W,
                        W_HALF, W_MINUS_1, WARP32, WARPW, WAVE_WIDE, FileView, FunctionView, call_args, is_32bit_int,
@@ -115,6 +115,13 @@ def _half_wave_shuffles(view: FunctionView) -> Iterator[tuple[Node, Node, Node |
                 bound = view.const(cond.children[1])
                 if (cond.op == "<" and bound == 32) or (cond.op == "<=" and bound == 16):
                     yield call, call, None, "scan"
+    for call in view.calls({"__shfl", "__shfl_sync"}):
+        # a rotation tree over source lanes wrapped by 32 (`(tid + (1 << l)) & 31`) under a 64-wide shuffle: lanes
+        # 32-63 read the first half, whose values then never reach their own
+        _, src, width = shuffle_parts(call)
+        if src is not None and width is not None and view.const(width) in (64, W) \
+                and view.lane_class(src) == LANE32 and any(a.kind == "for" for a in view.ancestors(call)):
+            yield call, call, None, "reduction over source lanes taken modulo 32"
     for call in view.calls(SHUFFLES):
         if id(call) in in_loops or not (call.op.startswith("__shfl_down") or call.op.startswith("__shfl_xor")):
             continue
@@ -336,6 +343,9 @@ def _half_wave_helper_calls(facts: FileFacts, fv: FileView, target: Target) -> I
                 evidence = f"'{wave_fn.fn.name}' numbers lanes by it"
             elif stride is not None:
                 evidence = f"the code spreads the data over it ('{_spell(facts, stride)}' at line {stride.loc.line})"
+            elif (whole := _one_wave_block(view, call, target)) is not None:
+                evidence = f"it runs only when the block is one wavefront ('{_spell(facts, whole)}' at line " \
+                           f"{whole.loc.line}), all {target.wave_size} of its lanes holding values"
             else:
                 continue
             shuffle, kind = half[id(hit)]
@@ -345,6 +355,23 @@ def _half_wave_helper_calls(facts: FileFacts, fv: FileView, target: Target) -> I
                 "line": f"{shuffle.loc.line} of {Path(shuffle.loc.path).name}",
                 "evidence": f"this call relies on it covering the wavefront: {evidence}",
                 "wave": str(target.wave_size)}, confidence="medium")
+
+
+def _one_wave_block(view: FunctionView, call: Node, target: Target) -> Node | None:
+    """The `blockDim.x == warpSize` test whose true branch holds the call: there the block is exactly one
+    wavefront, so a reduction over it is meant to cover every lane."""
+    for branch, test in zip([call, *view.ancestors(call)], view.ancestors(call)):
+        if test.kind != "if" or len(test.children) < 2 or test.children[1] is not branch:
+            continue
+        cond = strip(test.children[0])
+        if cond.kind != "binop" or cond.op != "==" or len(cond.children) != 2:
+            continue
+        for dim, width in (cond.children, cond.children[::-1]):
+            dim = strip(dim)
+            if dim.kind == "member" and dim.op == "x" and dim.children and strip(dim.children[0]).op == "blockDim" \
+                    and view.const(width) in (W, target.wave_size):
+                return cond
+    return None
 
 
 def _factors(node: Node) -> list[Node]:
@@ -459,6 +486,7 @@ def lane_arith_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
     facts, target = ctx.facts, ctx.target
     fv = ctx.view
     for view in _device_views(fv):
+        yield from _wave_rounded_per_32(facts, view, target)
         group_nodes = [n for n in view.nodes() if n.kind == "binop" and n.op in ("%", "&", "/", ">>")
                        and view.lane_class(n) in (LANE32, WARP32)]
         if not group_nodes:
@@ -656,6 +684,23 @@ def _is_wave_width(view: FunctionView, node: Node) -> bool:
     return value == W or (value == 64 and bool(_WARPISH.search(inner.op if inner.kind == "ref" else inner.macro)))
 
 
+def _wave_rounded_per_32(facts: FileFacts, view: FunctionView, target: Target) -> Iterator[Match]:
+    """A count rounded up by the wavefront width but divided by 32 (`(blockDim.x + warpSize - 1) >> 5`): on a
+    64-lane target it is k + 1 for a block of 32*k threads, one more than its 32-lane groups, so the code reads
+    a per-group slot no group wrote."""
+    for node in view.nodes():
+        if node.kind != "binop" or node.op not in ("/", ">>") or len(node.children) != 2 \
+                or view.const(node.children[1]) != {"/": 32, ">>": 5}[node.op]:
+            continue
+        width = next((c for n in strip(node.children[0]).walk() if n.kind == "binop" and n.op in ("+", "-")
+                      for c in n.children if _is_wave_width(view, c)), None)
+        if width is not None:
+            yield Match(node.loc, {"expr": _spell(facts, node), "what": "counts 32-lane groups",
+                                   "reason": f"it rounds up by '{_spell(facts, width)}', the {target.wave_size}-lane "
+                                             f"wavefront: the count can be one more than the groups that exist",
+                                   "wave": str(target.wave_size)}, confidence="high")
+
+
 def _warp32_times_wave(facts: FileFacts, view: FunctionView, target: Target) -> Iterator[Match]:
     """A 32-lane group id scaled by the wavefront width: `(tid / 32) * warpSize` strides 64 per group of 32,
     so on gfx942 half the rows are skipped and the others run past the block's range."""
@@ -836,7 +881,7 @@ def mask_truncated(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
         yield from _warp_mask_in_32bit(facts, target)
     for view in _device_views(fv):
         for call in view.calls(MASK_PRODUCERS):
-            parent = view.parent(call)
+            parent = _past_mask_combination(view, call)
             if parent is None or parent.kind != "cast" or not is_32bit_int(facts, parent.type):
                 continue
             holder = view.parent(parent)
@@ -853,11 +898,25 @@ def mask_truncated(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
                                   "unsigned long long"),)
             elif holder is not None and holder.kind == "binop" and holder.op == "=":
                 where = f"'{_spell(facts, holder.children[0])}' of type {parent.type}"
+            elif holder is not None and holder.kind == "return":
+                where = f"the return value of '{view.fn.name}', of type {parent.type}"
             elif parent.op != "implicit":
                 where = f"a cast to {parent.type}"
             else:
                 where = f"a value of type {parent.type}"
             yield Match(call.loc, {"call": call.op, "where": where, "wave": str(target.wave_size)}, edits=edits)
+
+
+def _past_mask_combination(view: FunctionView, call: Node) -> Node | None:
+    """What takes a mask producer's result, past the bit operations that combine it with other masks
+    (`__ballot(p) & mask`: the 64-bit combination is what is then kept). A `&` with a constant below 2^32 keeps
+    lanes 0-31 on purpose and is what takes it."""
+    node, parent = call, view.parent(call)
+    while parent is not None and parent.kind == "binop" and parent.op in ("&", "|", "^") and not (
+            parent.op == "&" and any(isinstance(c := view.const(k), int) and 0 <= c < 1 << 32
+                                     for k in parent.children)):
+        node, parent = parent, view.parent(parent)
+    return parent
 
 
 # --------------------------------------------------------------------------------------------------- W64-005
@@ -904,11 +963,20 @@ def lane_shift_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
             left, right = strip(node.children[0]), node.children[1]
             if left.value is None or is_64bit(facts, node.type) or is_64bit(facts, left.type):
                 continue
-            if view.lane_class(right) not in (LANEW, TID):
+            if view.lane_class(right) not in (LANEW, TID) and not _wave_lane_getter(fv, right):
                 continue
             text = _text(facts, left.loc)
             edits = _replace(facts, left, text, text.rstrip("uUlL") + "ull") if text and not left.macro else ()
             yield Match(node.loc, {"expr": _spell(facts, node), "wave": str(target.wave_size)}, edits=edits)
+
+
+def _wave_lane_getter(fv: FileView, node: Node) -> bool:
+    """A call of a function that returns the wavefront lane id (`unsigned GpuLaneId() { ...; return __lane_id();
+    }`): every function it may name returns a value numbered 0-63."""
+    node = strip(node)
+    targets = fv.targets(node) if node.kind == "call" and not node.children else []
+    returns = [(t, r) for t in targets for r in t.nodes() if r.kind == "return" and r.children]
+    return bool(returns) and all(t.lane_class(r.children[0]) == LANEW for t, r in returns)
 
 
 # --------------------------------------------------------------------------------------------------- W64-007
@@ -916,20 +984,30 @@ def lane_shift_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
 def default_width_groups(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
     facts, target = ctx.facts, ctx.target
     fv = ctx.view
+    in_groups = _DEFAULT_IN_GROUPS.format(wave=target.wave_size)
     for view in _device_views(fv):
+        for call, param in _narrow_default_widths(view):
+            yield Match(_default_site(facts, view, call, param), {
+                "call": call.op, "expr": view.fn.name, "wave": str(target.wave_size),
+                "what": f"passes its parameter '{param.name}' as the width of '{call.op}' (line {call.loc.line}) "
+                        f"with a default of 32",
+                "effect": f"a caller that leaves the width out shuffles within 32-lane groups, not the "
+                          f"{target.wave_size}-lane wavefront"}, confidence="medium",
+                suggestion=f"Default '{param.name}' to warpSize.")
         consumers = _consumers(fv, view)
         if not _group_organized(consumers) or _wave_organized(consumers):
             continue
         for use in _default_warp_reduces(ctx, view.fn.loc):
             for loc in use.reductions or (use.decl,):
-                yield Match(loc, {"call": "WarpReduce", "expr": _text(facts, loc) or "WarpReduce",
+                yield Match(loc, {"call": "WarpReduce", "what": in_groups, "expr": _text(facts, loc) or "WarpReduce",
                                   "effect": f"the reduction declared at line {use.decl.line} without a logical "
                                             f"width adds both 32-lane groups of each wavefront together",
                                   "wave": str(target.wave_size)},
                             confidence="medium", suggestion="Give WarpReduce its logical width: "
                                                             "WarpReduce<T, 32>, or number lanes by warpSize.")
         for call, lane in _undeclared_lane_shuffles(fv, view):
-            yield Match(call.loc, {"call": call.op, "expr": _spell(facts, call), "wave": str(target.wave_size),
+            yield Match(call.loc, {"call": call.op, "what": in_groups, "expr": _spell(facts, call),
+                                   "wave": str(target.wave_size),
                                    "effect": f"'{call.op}' is declared nowhere the parse could see (a header not on "
                                              f"the include path) and is read by its name as a shuffle; its source "
                                              f"lane '{_spell(facts, lane)}' is a 32-lane id, so the second group "
@@ -946,9 +1024,36 @@ def default_width_groups(ctx: RuleContext, params: dict[str, Any]) -> Iterator[M
                 continue
             if base not in ("__shfl", "__shfl_up"):
                 continue
-            yield Match(call.loc, {"call": call.op, "expr": _spell(facts, call), "wave": str(target.wave_size),
+            yield Match(call.loc, {"call": call.op, "what": in_groups, "expr": _spell(facts, call),
+                                   "wave": str(target.wave_size),
                                    "effect": "the second group of each wavefront reads lanes of the first"},
                         edits=_append_width(facts, call))
+
+
+def _narrow_default_widths(view: FunctionView) -> Iterator[tuple[Node, Param]]:
+    """(shuffle, parameter) where a wrapper passes its own parameter as a shuffle's width and that parameter
+    defaults to 32."""
+    for call in view.calls(SHUFFLES):
+        width = shuffle_parts(call)[2]
+        ref = strip(width) if width is not None else None
+        if ref is None or ref.kind != "ref" or ref.ref in view.decls:
+            continue
+        param = next((p for p in view.fn.params if p.name == ref.op and p.default == 32), None)
+        if param is not None:
+            yield call, param
+
+
+def _default_site(facts: FileFacts, view: FunctionView, call: Node, param: Param) -> Loc:
+    """Where the parameter's default is written (`width = 32` in the signature), else the function."""
+    spelled = re.compile(rf"\b{re.escape(param.name)}\s*=\s*\w")
+    for line in range(view.fn.loc.line, call.loc.line):
+        m = spelled.search(_code(facts.lines[line - 1])) if line <= len(facts.lines) else None
+        if m:
+            return Loc(facts.path, line, m.start() + 1, line, m.end() + 1)
+    return view.fn.loc
+
+
+_DEFAULT_IN_GROUPS = "uses the default width ({wave}) in code organized as 32-lane groups"
 
 
 def _undeclared_lane_shuffles(fv: FileView, view: FunctionView) -> Iterator[tuple[Node, Node]]:

@@ -74,3 +74,26 @@ __global__ void slots_through_helper_wave(const float* x, float* out) {
     out[blockIdx.x] = s;
   }
 }
+
+// Bug: under the test the block is exactly one wavefront, but the header's tree sums lanes 0-31 into lane 0; the
+// template is never instantiated here, so the helper is known only from its pattern's call.
+template <typename T>
+__global__ void one_wave_block_sum(const T* in, T* out) {
+  T v = in[blockIdx.x * blockDim.x + threadIdx.x];
+  if (blockDim.x == warpSize) {
+    // expect: W64-001
+    v = warp_sum32_t(v);
+  }
+  if (threadIdx.x == 0) out[blockIdx.x] = v;
+}
+
+// Correct: the test makes the block one 32-lane group, which the tree covers.
+template <typename T>
+__global__ void one_group_block_sum(const T* in, T* out) {
+  T v = in[blockIdx.x * blockDim.x + threadIdx.x];
+  if (blockDim.x == 32) {
+    // ok: W64-001
+    v = warp_sum32_t(v);
+  }
+  if (threadIdx.x == 0) out[blockIdx.x] = v;
+}

@@ -166,3 +166,33 @@ void launch_half_masks(const float* lut, const unsigned char* idx, float* out) {
   lds_only<true><<<1, 128>>>(lut, out);
   one_warp_block<<<4, 32>>>(lut, out);
 }
+
+// Bug: a ballot wrapper that combines the vote with a caller's mask and returns it as unsigned: lanes 32-63 of the
+// vote are lost on the way out.
+__device__ unsigned vote_in(unsigned mask, int pred) {
+  // expect: W64-004
+  return __ballot(pred) & mask;
+}
+
+// Correct by design: the vote is cut to lanes 0-31 on purpose before it is returned.
+__device__ unsigned vote_low_half(int pred) {
+  // ok: W64-004
+  return __ballot(pred) & 0xffffffffu;
+}
+
+__device__ unsigned wave_lane() {
+  unsigned lane;
+  lane = __lane_id();
+  return lane;
+}
+
+__device__ unsigned group_lane() { return threadIdx.x & 31; }
+
+// Bug: a 32-bit one shifted by a lane id that a helper returns: undefined for lanes 32-63.
+__device__ bool in_mask(unsigned long long mask) {
+  // expect: W64-006
+  unsigned bit = 1u << wave_lane();
+  // ok: W64-006
+  unsigned group_bit = 1u << group_lane();
+  return (mask & bit) != 0 && group_bit != 0;
+}

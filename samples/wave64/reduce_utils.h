@@ -24,3 +24,10 @@ __device__ inline float block_sum(float v) {
 
 // One slot of a per-warp array, written through the pointer and the index the caller passes.
 __device__ inline void put_slot(float* slots, int i, float v) { slots[i] = v; }
+
+// The same 32-lane tree as a template, called from templates whose calls clang resolves only per instantiation.
+template <typename T>
+__device__ inline T warp_sum32_t(T v) {
+  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down(v, offset);
+  return v;
+}
