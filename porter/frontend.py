@@ -20,6 +20,7 @@ import shlex
 import stat
 import sys
 import tempfile
+from collections import Counter
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Iterator
@@ -1996,17 +1997,22 @@ def _project_header(name: str) -> bool:
 
 def _covering(members: list[tuple[int, tuple[tuple[str, str], ...]]], k: int) -> set[int]:
     """Greedily pick k members whose template arguments together show as many distinct (position, value)
-    pairs as possible, type arguments also by their own arguments; ties go to the earlier one."""
+    pairs as possible, type arguments also by their own arguments; among those adding as many, the one whose
+    values the picks so far showed least often, so that each value is seen with several others (faiss's
+    binaryDistanceLimitSize<NumWarpQ, NumThreadQ, BinaryType, ..>: else unsigned int takes every NumWarpQ and
+    the one unsigned char instance kept may be one whose `if constexpr` body is discarded on ROCm); remaining
+    ties go to the earlier one."""
     features = [{(p, part) for p, (_, v) in enumerate(args) for part in (v, *_type_arguments(v))}
                 for _, args in members]
-    covered: set[tuple[int, str]] = set()
+    shown: Counter[tuple[int, str]] = Counter()
     left = list(range(len(members)))
     chosen: set[int] = set()
     while left and len(chosen) < k:
-        best = max(left, key=lambda j: (len(features[j] - covered), -j))
+        best = max(left, key=lambda j: (sum(1 for f in features[j] if f not in shown),
+                                        -sum(shown[f] for f in features[j]), -j))
         left.remove(best)
         chosen.add(members[best][0])
-        covered |= features[best]
+        shown.update(features[best])
     return chosen
 
 
