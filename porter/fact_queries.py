@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Iterator
 
-from porter.facts import FileFacts, Function, Node, fold_int
+from porter.facts import FileFacts, Function, Node, fold_int, names_builtin_width
 
 # Lane classes of an integer value (see lane_class).
 TID = "tid"          # a thread index that is not reduced to a lane: threadIdx.x, a global index
@@ -75,6 +75,44 @@ def is_64bit(facts: FileFacts, type_spelling: str) -> bool:
 
 def is_32bit_int(facts: FileFacts, type_spelling: str) -> bool:
     return int_bits(facts, type_spelling) == 32
+
+
+def builtin_width(facts: FileFacts, node: Node) -> bool:
+    """`warpSize` that names HIP's builtin, the wavefront width, and not a project variable, parameter or macro
+    that shadows the name (Paddle's `const int warpSize = 64;` in a ROCm branch): resolved to its declaration,
+    or for a name read from tokens only, by the declarations of that name in scope at its line."""
+    if node.kind != "ref" or node.op != "warpSize":
+        return False
+    if node.ref:
+        return names_builtin_width(node.ref)
+    return not width_shadowed_at(facts, node.loc.path, node.loc.line)
+
+
+def width_shadowed_at(facts: FileFacts, path: str, line: int) -> bool:
+    """The name warpSize at this line of the source means a project declaration, not HIP's builtin."""
+    return any(p == path and first <= line <= last for p, first, last in _width_shadows(facts))
+
+
+_SHADOWS_OF: list[tuple[FileFacts, tuple[tuple[str, int, int], ...]]] = []   # the last file asked about
+
+
+def _width_shadows(facts: FileFacts) -> tuple[tuple[str, int, int], ...]:
+    """(path, first line, last line) where warpSize is a project declaration: a function's parameter or local
+    (to the function's end), a file-scope variable or a #define (to the end of the file)."""
+    if _SHADOWS_OF and _SHADOWS_OF[0][0] is facts:
+        return _SHADOWS_OF[0][1]
+    end = 1 << 30
+    spans: list[tuple[str, int, int]] = []
+    for fn in (*facts.functions, *facts.helpers):
+        last = fn.loc.end_line or end
+        if any(p.name == "warpSize" for p in fn.params):
+            spans.append((fn.loc.path, fn.loc.line, last))
+        if fn.body is not None:
+            spans += [(fn.loc.path, n.loc.line, last) for n in fn.body.walk() if n.kind == "decl" and n.op == "warpSize"]
+    spans += [(g.loc.path, g.loc.line, end) for g in facts.globals if g.kind == "decl" and g.op == "warpSize"]
+    spans += [(m.loc.path, m.loc.line, end) for m in facts.macros if m.name == "warpSize"]
+    _SHADOWS_OF[:] = [(facts, tuple(spans))]
+    return _SHADOWS_OF[0][1]
 
 
 @dataclass
@@ -192,9 +230,8 @@ class FunctionView:
         if depth > 8:
             return None
         if node.kind == "ref":
-            if node.op == "warpSize" and node.ref not in self.decls and \
-                    not any(g.ref == node.ref for g in self.facts.globals):
-                return W   # the builtin, not a local or file-scope `warpSize = 32` that shadows it
+            if builtin_width(self.facts, node):
+                return W
             init = self.definition(node.ref)
             decl = self.decls.get(node.ref)
             if init is not None and decl is not None and len(self.defs.get(node.ref, [])) == 1:
@@ -232,7 +269,7 @@ class FunctionView:
                 v = strip(g.children[0])
                 if v.value is not None:
                     return v.value
-                if v.kind == "ref" and v.op == "warpSize":
+                if builtin_width(self.facts, v):
                     return W
         return None
 

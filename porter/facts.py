@@ -236,6 +236,16 @@ class FileFacts:
         return data
 
 
+# The id the frontend gives HIP's builtin warpSize, which porter's stub header declares (name@file:line:col).
+_BUILTIN_WIDTH_ID = "warpSize@porter_hip_stub.h:"
+
+
+def names_builtin_width(ref_id: str) -> bool:
+    """A declaration id that is HIP's builtin warpSize, not a project variable or parameter named warpSize that
+    shadows it (Paddle's `const int warpSize = 64;`, a constant array bound)."""
+    return ref_id.startswith(_BUILTIN_WIDTH_ID)
+
+
 _UNDECLARED = re.compile(r"use of undeclared identifier '(\w+)'")
 
 

@@ -32,7 +32,8 @@ from porter import __version__, preamble
 from porter.analysis import SOURCE_SUFFIXES
 from porter.facts import (COMMAND_LINE, CrossLaneCall, Diagnostic, FileFacts, Function, IntLiteral, Launch, Loc,
                           MacroDef, MacroUse, Node, Param, Recovered, SharedAccess, SharedDecl, Skipped,
-                          define_conditions, fold_int, split_lines, undeclared_identifier)
+                          define_conditions, fold_int, names_builtin_width, split_lines,
+                          undeclared_identifier)
 from porter.frontend_config import ParseConfig
 from porter.resources import package_path
 from porter.token_reader import Reader, Tok
@@ -1440,7 +1441,7 @@ class _Extractor:
         tspell = _type_spelling(c)
         if ref is not None and _kind(ref) in ("ENUM_CONSTANT_DECL", "VAR_DECL", "TEMPLATE_NON_TYPE_PARAMETER") and \
                 _is_int_type(tspell) and ("const" in tspell or _kind(ref) == "ENUM_CONSTANT_DECL"):
-            value = _evaluate_int(c) if _spelling(c) != "warpSize" else None
+            value = _evaluate_int(c) if not names_builtin_width(rid) else None
         return Node("ref", op=_spelling(c), type=tspell, value=value, ref=rid,
                     macro=self.macro_at.get((loc.line, loc.col), ""), loc=loc)
 
@@ -1468,7 +1469,7 @@ class _Extractor:
                                                               "UNEXPOSED_EXPR"):
             # a call with type-dependent arguments in a template pattern: clang resolves the callee only per
             # instantiation; the pattern still names it (`__shfl_down(v, o)` with `T v`)
-            name = _spelling(children[0]) or _tok(children[0])
+            name = _spelling(children[0]) or _qualified_overload(children[0]) or _tok(children[0])
             name = name if name.isidentifier() else ""
             if name and self.current_fn and _finds_no_declaration(children[0]):
                 self.undeclared.append(name)
@@ -1952,7 +1953,7 @@ def _parameter_default(param: ci.Cursor) -> _Default:
     expr = _unwrapped(kids[-1]) if kids else None
     if expr is None:
         return None
-    if _kind(expr) == "DECL_REF_EXPR" and _spelling(expr) == "warpSize":
+    if _kind(expr) == "DECL_REF_EXPR" and _spelling(expr) == "warpSize" and _is_builtin_width(expr):
         return "warpSize"
     if _kind(expr) == "INTEGER_LITERAL":
         value = _evaluate_int(expr)
@@ -1966,6 +1967,19 @@ def _literal_default(param: ci.Cursor) -> int | None:
         return None   # `float a[4]` is a pointer whose 4 is no default
     default = _parameter_default(param)
     return default[0] if isinstance(default, tuple) else None
+
+
+def _qualified_overload(callee: ci.Cursor) -> str:
+    """The function name of a qualified callee in a template pattern (`phi::gpu::Shuffle(mask, v)` is a nameless
+    reference whose children are the namespaces and then the overload set): its first token is the namespace."""
+    return next((_spelling(k) for k in _children(callee) if _kind(k) == "OVERLOADED_DECL_REF"), "")
+
+
+def _is_builtin_width(ref_expr: ci.Cursor) -> bool:
+    """`warpSize` that names the stub header's builtin, not a project declaration that shadows it."""
+    decl = _referenced(ref_expr)
+    where = decl.location.file if decl is not None else None
+    return where is not None and where.name.startswith(str(STUB_INCLUDE))
 
 
 def _tok(c: ci.Cursor) -> str:

@@ -22,7 +22,8 @@ from math import prod
 from typing import Iterator, Sequence
 
 from porter.facts import FileFacts, Function, Launch, Node, SharedDecl
-from porter.fact_queries import TORCH_ROCM_FIXED_WAVE, TORCH_WAVE, FileView, FunctionView, call_args, strip
+from porter.fact_queries import (TORCH_ROCM_FIXED_WAVE, TORCH_WAVE, FileView, FunctionView, builtin_width, call_args,
+                                 strip)
 from porter.lds.affine import EvalError, Expr, evaluate, symbols
 from porter.rule_context import RuleContext
 
@@ -999,7 +1000,7 @@ class AccessWalker:
         arg = self._bound_arg(node)
         if arg is not None and self.frame is not None:
             return self.frame.caller.expr(arg, depth + 1)
-        if node.op == "warpSize" and ref not in self.view.decls:
+        if builtin_width(self.view.facts, node):
             # the builtin: at run time it is the wavefront size, whether or not it is a compile-time constant
             if not self.wave_size:
                 raise Undetermined("warpSize in an index (the target's wavefront size is not known)", node)

@@ -19,7 +19,7 @@ from porter.findings import Edit, Match
 from porter.fact_queries import (BIT_OPS_32, LANE32, LANEW, MASK_PRODUCERS, SHUFFLES, SYNC_WITH_MASK, TID, TORCH_WAVE, W,
                        W_HALF, W_MINUS_1, WARP32, WARPW, WAVE_WIDE, FileView, FunctionView, call_args, is_32bit_int,
                        is_64bit, same_expr, shuffle_parts, strip, undeclared_shuffle,
-                       undeclared_warp_reduce)
+                       undeclared_warp_reduce, width_shadowed_at)
 from porter.lds.access_offsets import param_derefs
 from porter.rule_context import RuleContext
 from porter.targets import Target
@@ -257,7 +257,9 @@ def shuffle_half_wave(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Matc
             consumers = _consumers(fv, view)
             broadcast = _broadcast_of(view, consumers, call)
             wave_fn = _wave_organized(consumers)
-            if width_value in (64, W):
+            if width_value in (64, W) and _callers_read_per_group(view, consumers):
+                continue  # every caller wants one result per 32-lane group: each half reduced itself
+            elif width_value in (64, W):
                 evidence, confidence = f"it passes width {_spell(facts, width)}", "high"
             elif broadcast is not None:
                 # each half reduced itself correctly; the default-width broadcast is the line to change
@@ -300,6 +302,34 @@ def _reads_both_halves(view: FunctionView, call: Node) -> bool:
         if node.kind != "binop" or node.op != "==" or len(node.children) != 2 or node.loc.line < call.loc.line:
             continue
         if any(view.const(k) == 32 and view.lane_class(lane) in (LANEW, TID)
+               for lane, k in (node.children, node.children[::-1])):
+            return True
+    return False
+
+
+def _callers_read_per_group(view: FunctionView, consumers: list[FunctionView]) -> bool:
+    """A helper whose every caller in the file numbers lanes in 32-lane groups only (lane = tid & 31,
+    wid = tid >> 5, nothing by the wavefront) and reads the result at a group's lane 0 (`lane == 0`): that is
+    lanes 0 and 32 of each wavefront, where a tree of offsets 16..1 leaves each half's own result, whatever width
+    the shuffles pass (Paddle's warpReduceSum under blockReduceSum's `if (lane == 0) shared[wid] = val`)."""
+    callers = [c for c in consumers if c is not view]
+    if view.fn.kind == "kernel" or not callers:
+        return False
+    for caller in callers:
+        if not _group_organized([caller]) or _wave_organized([caller]) is not None:
+            return False
+        first = min((c.loc.line for c in caller.calls() if c.op == view.fn.name), default=caller.fn.loc.line)
+        if not _reads_group_leader(caller, first):
+            return False
+    return True
+
+
+def _reads_group_leader(view: FunctionView, after_line: int) -> bool:
+    """From `after_line` on, a test that picks lane 0 of a 32-lane group (`lane == 0` with lane = tid % 32)."""
+    for node in view.nodes():
+        if node.kind != "binop" or node.op != "==" or len(node.children) != 2 or node.loc.line < after_line:
+            continue
+        if any(view.const(k) == 0 and view.lane_class(lane) == LANE32
                for lane, k in (node.children, node.children[::-1])):
             return True
     return False
@@ -887,6 +917,8 @@ def mask_truncated(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
             holder = view.parent(parent)
             if holder is not None and holder.kind == "call" and holder.op in BIT_OPS_32:
                 continue  # W64-005 reports the 32-bit bit operation itself
+            if _mask_never_read(fv, view, holder):
+                continue  # the lost lanes are in a value no code reads
             edits: tuple[Edit, ...] = ()
             if holder is not None and holder.kind == "decl":
                 where = f"variable '{holder.op}' of type {holder.type}"
@@ -917,6 +949,57 @@ def _past_mask_combination(view: FunctionView, call: Node) -> Node | None:
                                      for k in parent.children)):
         node, parent = parent, view.parent(parent)
     return parent
+
+
+def _mask_never_read(fv: FileView, view: FunctionView, holder: Node | None) -> bool:
+    """The variable the mask is stored in is only passed on as an argument that the called function's body never
+    reads (Paddle's ROCm CudaShuffleDownSync(mask, val, delta) wraps `__shfl_down(val, delta)`): the lanes it
+    lost are read by no code. A variable with no use at all is still reported."""
+    if holder is not None and holder.kind == "decl":
+        var = holder.ref
+    elif holder is not None and holder.kind == "binop" and holder.op == "=" and strip(holder.children[0]).kind == "ref":
+        var = strip(holder.children[0]).ref
+    else:
+        return False
+    name = next((n.op for n in view.nodes() if n.kind in ("decl", "ref") and n.ref == var), "")
+    uses = [n for n in view.nodes() if n.kind == "ref" and n.ref == var]
+    writes = {id(strip(n.children[0])) for n in view.nodes() if n.kind == "binop" and n.op == "=" and n.children}
+    reads = [n for n in uses if id(n) not in writes]
+    dropped = [c for c in view.calls(SHUFFLES) if _drops_argument(fv, c, name, var)]
+    return bool(reads or dropped) and all(_ignored_argument(fv, view, n) for n in reads)
+
+
+def _drops_argument(fv: FileView, call: Node, name: str, var: str) -> bool:
+    """A call of a project wrapper that the frontend read as the one shuffle of its body (porter's wrapper
+    facts) and that was given `name` as an argument the body does not pass on: the wrapper ignores it."""
+    if not name or not call.ref or not any(v.fn.usr == call.ref for v in (*fv.views, *fv.helpers)):
+        return False
+    text = _text(fv.facts, call.loc)
+    return re.search(rf"\b{re.escape(name)}\b", text) is not None and \
+        not any(n.kind == "ref" and n.ref == var for n in call.walk())
+
+
+def _ignored_argument(fv: FileView, view: FunctionView, use: Node) -> bool:
+    """`use` is a whole argument of a call of the file's (or a project header's) function whose every candidate
+    body leaves that parameter unread."""
+    arg: Node = use
+    parent = view.parent(arg)
+    while parent is not None and parent.kind == "cast":
+        arg, parent = parent, view.parent(parent)
+    if parent is None or parent.kind != "call" or parent.op in SHUFFLES | MASK_PRODUCERS | SYNC_WITH_MASK:
+        return False
+    index = next((i for i, a in enumerate(call_args(parent)) if a is arg), None)
+    callees = fv.targets(parent)
+    if index is None or not callees:
+        return False
+    for callee in callees:
+        params = callee.fn.params
+        if index >= len(params) or callee.fn.body is None:
+            return False
+        name = params[index].name
+        if not name or any(n.kind == "ref" and n.op == name for n in callee.nodes()):
+            return False
+    return True
 
 
 # --------------------------------------------------------------------------------------------------- W64-005
@@ -1786,6 +1869,8 @@ def warpsize_constant(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Matc
               *_warpsize_constant_in_lost_lines(facts, target, use),
               *_warpsize_bound_in_templates(facts, target, use),
               *_warpsize_constant_in_uninstantiated(facts, target, use)]:
+        if _text(facts, m.loc) == "warpSize" and width_shadowed_at(facts, facts.path, m.loc.line):
+            continue   # a project constant of that name (`const int warpSize = 64;`), not the builtin
         if (m.loc.line, m.loc.col) not in seen:   # a template's line libclang could not parse comes twice
             seen.add((m.loc.line, m.loc.col))
             found.append(m)

@@ -1,0 +1,35 @@
+// `warpSize` that names a project constant (a local, a #define) rather than HIP's builtin: a constant array bound,
+// correct on ROCm 7. The builtin in the same place does not compile there.
+#include <hip/hip_runtime.h>
+
+// Correct: a local constant shadows the builtin.
+template <typename T>
+__device__ T local_width(T val, int tid) {
+  const int warpSize = 64;
+  // ok: W64-010
+  __shared__ T shm[warpSize];
+  if (tid % warpSize == 0) shm[tid / warpSize] = val;
+  __syncthreads();
+  return shm[0];
+}
+
+// Bug: the builtin, which is not a compile-time constant on ROCm 7.
+template <typename T>
+__device__ T builtin_width(T val, int tid) {
+  // expect: W64-010
+  __shared__ T shm[warpSize];
+  shm[tid % warpSize] = val;
+  __syncthreads();
+  return shm[0];
+}
+
+// Correct: a macro of that name is a constant.
+#define warpSize 64
+template <typename T>
+__device__ T macro_width(T val, int tid) {
+  // ok: W64-010
+  __shared__ T shm[warpSize];
+  shm[tid % warpSize] = val;
+  __syncthreads();
+  return shm[0];
+}
