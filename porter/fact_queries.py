@@ -361,6 +361,64 @@ def call_args(call: Node) -> tuple[Node, ...]:
     return call.children[1:] if call.kind == "mcall" else call.children
 
 
+# The device's wavefront width as host code asks for it at run time: at::cuda::warp_size(), a device-properties
+# field (hipDeviceProp_t::warpSize, ggml's devices[id].warp_size), or hipDeviceGetAttribute(&w, ...WarpSize, dev).
+_WAVE_CALLS = frozenset({"warp_size"})
+_WAVE_FIELDS = frozenset({"warpSize", "warp_size"})
+_WAVE_ATTRIBUTES = frozenset({"hipDeviceAttributeWarpSize", "cudaDevAttrWarpSize"})
+
+
+def device_wave_vars(view: FunctionView) -> frozenset[str]:
+    """Variables that hipDeviceGetAttribute(&w, hipDeviceAttributeWarpSize, dev) fills with the device's width."""
+    out = set()
+    for call in view.calls({"hipDeviceGetAttribute", "cudaDeviceGetAttribute"}):
+        args = [strip(a) for a in call_args(call)]
+        if len(args) >= 2 and args[1].op in _WAVE_ATTRIBUTES and args[0].kind == "unop" and args[0].op == "&" \
+                and args[0].children and strip(args[0].children[0]).kind == "ref":
+            out.add(strip(args[0].children[0]).ref)
+    return frozenset(out)
+
+
+def is_device_wave_query(node: Node, filled: frozenset[str]) -> bool:
+    """The node asks the device for its wavefront width (`filled`: the variables device_wave_vars found), which on
+    an analysis target is that target's width."""
+    node = strip(node)
+    return (node.kind in ("call", "mcall") and node.op in _WAVE_CALLS and not call_args(node)) or \
+        (node.kind == "member" and node.op in _WAVE_FIELDS) or (node.kind == "ref" and node.ref in filled)
+
+
+def involves_device_wave(view: FunctionView, node: Node, filled: frozenset[str]) -> bool:
+    """The expression asks the device for its width, itself or through a variable it reads (`dim3 threads(w, 4)`
+    with `const int w = at::cuda::warp_size()`)."""
+    return any(is_device_wave_query(k, filled) or (k.kind == "ref" and any(
+        is_device_wave_query(d, filled) for e in view.defs.get(k.ref, []) for d in e.walk())) for k in node.walk())
+
+
+def host_wave_value(view: FunctionView, node: Node, env: dict[str, int], filled: frozenset[str], wave: int,
+                    depth: int = 0) -> int | None:
+    """The value of a host expression with the device's wavefront width taken as `wave` and the variables of
+    `env` (a switch variable inside one of its cases) at their values; None where it depends on anything else."""
+    node = strip(node)
+    if is_device_wave_query(node, filled):
+        return wave
+    if node.value is not None or depth > 8:
+        return node.value
+    if node.kind == "ref":
+        if node.ref in env:
+            return env[node.ref]
+        defs = view.defs.get(node.ref, [])
+        return host_wave_value(view, defs[0], env, filled, wave, depth + 1) if len(defs) == 1 else None
+    if node.kind == "cond" and len(node.children) == 3:
+        test = host_wave_value(view, node.children[0], env, filled, wave, depth + 1)
+        if test is None:
+            return None
+        return host_wave_value(view, node.children[1 if test else 2], env, filled, wave, depth + 1)
+    if node.kind == "binop" and len(node.children) == 2:
+        a, b = (host_wave_value(view, k, env, filled, wave, depth + 1) for k in node.children)
+        return fold_int(node.op, a, b) if a is not None and b is not None else None
+    return None
+
+
 def _reads_thread_id(n: Node) -> bool:
     return (n.kind == "member" and bool(n.children) and strip(n.children[0]).op == "threadIdx") or \
         (n.kind in ("call", "mcall") and n.op in ("__lane_id", "thread_rank"))

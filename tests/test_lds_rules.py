@@ -250,6 +250,33 @@ def test_block_from_host_variables_and_constexpr_bounds() -> None:
         in f.message
 
 
+def test_block_built_from_the_devices_wavefront_width(tmp_path: Path) -> None:
+    # hipDeviceProp_t::warpSize and hipDeviceGetAttribute in the sample, at::cuda::warp_size() here: each is the
+    # target's width, and the block is then a launch's, not an assumption; a width from anything else stays open
+    path = SAMPLES / "device_width.hip"
+    findings = run(path)
+    f = at(findings, "LDS-001", line_of(path, "tile[row * stride + col + k] = value;"))
+    decl = line_of(path, "const dim3 threads(prop.warpSize, 4, 1);")
+    assert f"block 64x4x1 from `dim3 threads` at device_width.hip:{decl}; prop.warpSize: the target's wavefront " \
+        "width, 64" \
+        in f.message and "as called at line" in f.message
+    f = at(findings, "LDS-001", line_of(path, "s[threadIdx.x * 2] = out[threadIdx.x];"))
+    assert "block 64x16x1 from the launch at line" in f.message and "width: the target's wavefront width, 64" \
+        in f.message and f.confidence == "high"
+    k = kernel_file(tmp_path, "#include <ATen/cuda/CUDAContext.h>",
+                    "__global__ void evens(float* out) {", "  __shared__ float s[128];",
+                    "  s[threadIdx.x * 2] = out[threadIdx.x];", "}",
+                    "__global__ void evensToo(float* out) {", "  __shared__ float s[128];",
+                    "  s[threadIdx.x * 2] = out[threadIdx.x];", "}",
+                    "void torchLaunch(float* out, int n, int w) {", "  const int wave = at::cuda::warp_size();",
+                    "  evens<<<n, dim3(wave, 16)>>>(out);", "  evensToo<<<n, dim3(w, 16)>>>(out);", "}")
+    found = run(k)
+    f = at(found, "LDS-001", 5)
+    assert "block 64x16x1 from `int wave` at k.hip:12; wave: the target's wavefront width, 64" in f.message
+    # the same kernel under a block whose width is a parameter: 16 wide as assumed, where nothing conflicts
+    assert not [x for x in found if x.rule_id == "LDS-001" and x.line == 9]
+
+
 def test_header_helper_access_takes_the_helpers_width_and_direction(tmp_path: Path) -> None:
     # store16 / load16 make one 16-byte access through their pointer: judged at the call, as ds_write_b128 /
     # ds_read_b128; the same helper on global memory, or a helper that moves its pointer first, is no LDS access

@@ -23,6 +23,7 @@ from typing import Iterator, Sequence
 
 from porter.facts import FileFacts, Function, Launch, Node, SharedDecl
 from porter.fact_queries import (TORCH_ROCM_FIXED_WAVE, TORCH_WAVE, FileView, FunctionView, builtin_width, call_args,
+                                 device_wave_vars, host_wave_value, involves_device_wave, is_device_wave_query,
                                  strip)
 from porter.lds.affine import EvalError, Expr, evaluate, symbols
 from porter.rule_context import RuleContext
@@ -159,13 +160,17 @@ def _dependent_call_of(call: Node, fn: Function) -> bool:
     return not call.ref and call.op == fn.name and len(call_args(call)) == len(fn.params)
 
 
-def kernel_blocks(facts: FileFacts, fn: Function, default: Sequence[int]) -> list[BlockGuess]:
-    """Candidate block shapes: constant launch configurations of this kernel (all distinct ones), else its
-    __launch_bounds__ total as a 1-D block, else `default` (stated as assumed)."""
+def kernel_blocks(fv: FileView, fn: Function, default: Sequence[int], wave: int) -> list[BlockGuess]:
+    """Candidate block shapes: constant launch configurations of this kernel (all distinct ones, a block built
+    from the device's wavefront width taken at the target's `wave`), else its __launch_bounds__ total as a 1-D
+    block, else `default` (stated as assumed)."""
+    facts = fv.facts
     out: dict[tuple[int, int, int], BlockGuess] = {}
     unresolved: list[int] = []  # lines of this kernel's launches whose block is not a constant
     partial = None              # the first launch whose block is constant in some dimensions
     for launch in _launches_of(facts, fn):
+        if launch.block_dims is None and launch.block_partial is not None:
+            launch = _wave_block(fv, launch, wave)
         if launch.block_dims is None:
             unresolved.append(launch.loc.line)
             if launch.block_partial is not None and partial is None:
@@ -203,6 +208,47 @@ def kernel_blocks(facts: FileFacts, fn: Function, default: Sequence[int]) -> lis
         dims = (bx, max(1, total // bx), 1)
         why += f"; {total} threads shaped as rows of {bx}"
     return [BlockGuess(dims, f"assumed ({why}; set --block X,Y,Z)", True)]  # type: ignore[arg-type]
+
+
+def _wave_block(fv: FileView, launch: Launch, wave: int) -> Launch:
+    """The launch with its block's open extents filled where they are built from the device's wavefront width
+    (`dim3 threads(warp_size, 4)` with `warp_size = at::cuda::warp_size()`): on the analysis target that width is
+    `wave`. Unchanged when any open extent depends on anything else."""
+    view = next((v for v in fv.views if v.fn.usr == launch.caller), None)
+    if view is None or launch.block is None or launch.block_partial is None:
+        return launch
+    block = strip(launch.block)
+    if block.kind == "ref" and view.definition(block.ref) is not None:
+        block = strip(view.definition(block.ref))  # type: ignore[arg-type]
+    extents = block.children if block.kind == "call" and block.op == "dim3" else (block,)
+    filled = device_wave_vars(view)
+    dims = list(launch.block_partial)
+    names = []
+    for i, known in enumerate(dims):
+        if known is not None:
+            continue
+        if i >= len(extents) or not involves_device_wave(view, extents[i], filled):
+            return launch
+        dims[i] = host_wave_value(view, extents[i], {}, filled, wave)
+        if dims[i] is None:
+            return launch
+        names.append(_wave_name(view, extents[i], filled))
+    where = launch.block_source or f"the launch at line {launch.loc.line}"
+    return replace(launch, block_dims=tuple(dims), block_partial=None,  # type: ignore[arg-type]
+                   block_source=f"{where}; {names[0]}: the target's wavefront width, {wave}")
+
+
+def _wave_name(view: FunctionView, extent: Node, filled: frozenset[str]) -> str:
+    """How a block extent names the device's width, for the message: its variable (`warp_size`), the properties
+    field (`prop.warpSize`) or the call (`at::cuda::warp_size()`)."""
+    for k in extent.walk():
+        if k.kind == "member" and is_device_wave_query(k, filled) and k.children and strip(k.children[0]).op:
+            return f"{strip(k.children[0]).op}.{k.op}"
+        if k.kind in ("call", "mcall") and is_device_wave_query(k, filled):
+            return f"{k.op}()"
+        if k.kind == "ref" and k.op and involves_device_wave(view, k, filled):
+            return k.op
+    return "the device's wavefront width"
 
 
 def _complete(known: tuple[int | None, ...], where: str, total: int) -> BlockGuess:
@@ -393,7 +439,9 @@ class AccessWalker:
             if node.kind == "call" and node.op in _BLOCK_COPIES:
                 self._block_copy(node, found, unresolved)
                 continue
-            if node.kind in ("call", "mcall") and node.ref:
+            if node.kind in ("call", "mcall") and (node.ref or node.op):
+                # a call left unresolved in a template pattern (its arguments depend on the template's
+                # parameters) still runs the file's one device function of that name: _file_helper decides
                 self._helper_call(node, found, unresolved)
                 continue
             is_deref = node.kind == "unop" and node.op == "*" and bool(node.children)
@@ -478,11 +526,12 @@ class AccessWalker:
                 unresolved.append(Unresolved(decl, call, exc.reason, _base_name(arg)))
 
     def _file_helper(self, call: Node) -> FunctionView | None:
-        """The device function of this file a call runs, when it is one function (not a template's several)."""
+        """The device function of this file a call runs, when it is one function (not a template's several); a
+        call that libclang left unresolved names it when the argument count matches too."""
         targets = self.fv.targets(call) if call.kind == "call" else []
         if len(targets) != 1 or targets[0] is self.view or targets[0].fn.kind not in ("device", "host_device"):
             return None
-        return targets[0]
+        return targets[0] if call.ref or _dependent_call_of(call, targets[0].fn) else None
 
     def _bound_arg(self, ref: Node) -> Node | None:
         """The argument the call being walked passes for the helper parameter `ref` names (None when this is not
@@ -1595,11 +1644,12 @@ def _shadowed(fn: Function, instantiated: set[str]) -> bool:
     return fn.is_template and fn.usr.split("<", 1)[0] in instantiated
 
 
-def function_blocks(facts: FileFacts, fn: Function, default: Sequence[int]) -> list[BlockGuess]:
+def function_blocks(fv: FileView, fn: Function, default: Sequence[int], wave: int) -> list[BlockGuess]:
     """kernel_blocks for a kernel; for a device function, the blocks of the kernels that call it (directly or
     through other device functions), else the default."""
+    facts = fv.facts
     if fn.kind == "kernel":
-        return kernel_blocks(facts, fn, default)
+        return kernel_blocks(fv, fn, default, wave)
     callees: dict[str, set[str]] = {}
     for f in facts.functions:
         if f.body is not None:
@@ -1616,6 +1666,6 @@ def function_blocks(facts: FileFacts, fn: Function, default: Sequence[int]) -> l
             seen.add(cur)
             todo.extend(callees.get(cur, ()))
         if fn.usr in seen:
-            for b in kernel_blocks(facts, k, default):
+            for b in kernel_blocks(fv, k, default, wave):
                 out.setdefault(b.dims, replace(b, source=f"{b.source}, for '{fn.name}' called from '{k.name}'"))
-    return list(out.values()) or kernel_blocks(facts, fn, default)
+    return list(out.values()) or kernel_blocks(fv, fn, default, wave)

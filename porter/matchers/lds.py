@@ -91,7 +91,7 @@ def _analyze_file(ctx: RuleContext, default: tuple[int, int, int]) -> _FileAnaly
     out = _FileAnalysis()
     evaluated: dict[tuple, ConflictResult] = {}
     for view in function_views(ctx):
-        for block in function_blocks(facts, view.fn, default):
+        for block in function_blocks(ctx.view, view.fn, default, model.wave_size):
             walker = AccessWalker(ctx, view, block.dims, model.wave_size)
             accesses, unresolved = walker.accesses()
             if walker.used_args:

@@ -14,11 +14,12 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
-from porter.facts import FileFacts, Launch, Loc, MacroUse, Node, Param, fold_int, from_byte_text, undeclared_identifier
+from porter.facts import FileFacts, Launch, Loc, MacroUse, Node, Param, from_byte_text, undeclared_identifier
 from porter.findings import Edit, Match
 from porter.fact_queries import (BIT_OPS_32, LANE32, LANEW, MASK_PRODUCERS, SHUFFLES, SYNC_WITH_MASK, TID, TORCH_WAVE, W,
-                       W_HALF, W_MINUS_1, WARP32, WARPW, WAVE_WIDE, FileView, FunctionView, call_args, is_32bit_int,
-                       is_64bit, same_expr, shuffle_parts, strip, undeclared_shuffle,
+                       W_HALF, W_MINUS_1, WARP32, WARPW, WAVE_WIDE, FileView, FunctionView, call_args,
+                       device_wave_vars, host_wave_value, involves_device_wave, is_32bit_int, is_64bit,
+                       is_device_wave_query, same_expr, shuffle_parts, strip, undeclared_shuffle,
                        undeclared_warp_reduce, width_shadowed_at)
 from porter.lds.access_offsets import param_derefs
 from porter.rule_context import RuleContext
@@ -1461,55 +1462,6 @@ def host_launch_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
                                    "wave": str(target.wave_size)}, confidence="medium")
 
 
-# The device's wavefront width as host code asks for it at run time: at::cuda::warp_size(), a device-properties
-# field (hipDeviceProp_t::warpSize, ggml's devices[id].warp_size), or hipDeviceGetAttribute(&w, ...WarpSize, dev).
-_WAVE_CALLS = frozenset({"warp_size"})
-_WAVE_FIELDS = frozenset({"warpSize", "warp_size"})
-_WAVE_ATTRIBUTES = frozenset({"hipDeviceAttributeWarpSize", "cudaDevAttrWarpSize"})
-
-
-def _attribute_wave_vars(view: FunctionView) -> frozenset[str]:
-    """Variables that hipDeviceGetAttribute(&w, hipDeviceAttributeWarpSize, dev) fills with the device's width."""
-    out = set()
-    for call in view.calls({"hipDeviceGetAttribute", "cudaDeviceGetAttribute"}):
-        args = [strip(a) for a in call_args(call)]
-        if len(args) >= 2 and args[1].op in _WAVE_ATTRIBUTES and args[0].kind == "unop" and args[0].op == "&" \
-                and args[0].children and strip(args[0].children[0]).kind == "ref":
-            out.add(strip(args[0].children[0]).ref)
-    return frozenset(out)
-
-
-def _is_wave_query(node: Node, filled: frozenset[str]) -> bool:
-    node = strip(node)
-    return (node.kind in ("call", "mcall") and node.op in _WAVE_CALLS and not call_args(node)) or \
-        (node.kind == "member" and node.op in _WAVE_FIELDS) or (node.kind == "ref" and node.ref in filled)
-
-
-def _host_width(view: FunctionView, node: Node, env: dict[str, int], filled: frozenset[str], wave: int,
-                depth: int = 0) -> int | None:
-    """The value of a host expression with the device's wavefront width taken as `wave` and the variables of
-    `env` (a switch variable inside one of its cases) at their values; None where it depends on anything else."""
-    node = strip(node)
-    if _is_wave_query(node, filled):
-        return wave
-    if node.value is not None or depth > 8:
-        return node.value
-    if node.kind == "ref":
-        if node.ref in env:
-            return env[node.ref]
-        defs = view.defs.get(node.ref, [])
-        return _host_width(view, defs[0], env, filled, wave, depth + 1) if len(defs) == 1 else None
-    if node.kind == "cond" and len(node.children) == 3:
-        test = _host_width(view, node.children[0], env, filled, wave, depth + 1)
-        if test is None:
-            return None
-        return _host_width(view, node.children[1 if test else 2], env, filled, wave, depth + 1)
-    if node.kind == "binop" and len(node.children) == 2:
-        a, b = (_host_width(view, k, env, filled, wave, depth + 1) for k in node.children)
-        return fold_int(node.op, a, b) if a is not None and b is not None else None
-    return None
-
-
 def _is_block_x(view: FunctionView, ref: str) -> bool:
     """The variable is the x extent of a block: `dim3 threads(w, ...)` or a launch's block."""
     for node in view.nodes():
@@ -1602,7 +1554,7 @@ def _wave_sized(view: FunctionView, filled: frozenset[str]) -> Iterator[tuple[No
             var, value = n, n.children[0]
         else:
             continue
-        if any(_is_wave_query(k, filled) for k in value.walk()):
+        if any(is_device_wave_query(k, filled) for k in value.walk()):
             yield n, var, value
 
 
@@ -1622,13 +1574,13 @@ def _width_mismatch(fv: FileView, target: Target) -> Iterator[Match]:
     elements and reduce on their own."""
     wave = target.wave_size
     for view in (v for v in fv.views if v.fn.kind == "host"):
-        filled = _attribute_wave_vars(view)
+        filled = device_wave_vars(view)
         sized = [(n, var, value) for n, var, value in _wave_sized(view, filled) if _becomes_block_x(fv, view, var)]
         picks = list(_kernel_pointer_picks(view)) if sized else []
         for stmt, var, value in sized:
             for pick, name, args in picks:
                 env, case = _case_env(view, pick)
-                width = _host_width(view, value, env, filled, wave)
+                width = host_wave_value(view, value, env, filled, wave)
                 found = _narrower_kernel(fv, name, [view.const(a) for a in args], width)
                 if found is not None:
                     yield Match(stmt.loc, {"what": _mismatch_words(f"'{var.op}'", width or 0, case, name,
@@ -1649,11 +1601,10 @@ def _launch_width_mismatch(fv: FileView, view: FunctionView, filled: frozenset[s
         if block.kind == "ref" and view.definition(block.ref) is not None:
             block = strip(view.definition(block.ref))   # type: ignore[arg-type]
         x = strip(block.children[0]) if block.kind == "call" and block.op == "dim3" and block.children else block
-        if not any(_is_wave_query(k, filled) or (k.kind == "ref" and any(_is_wave_query(d, filled) for e in
-                   view.defs.get(k.ref, []) for d in e.walk())) for k in x.walk()):
+        if not involves_device_wave(view, x, filled):
             continue
         env, case = _case_env(view, node)
-        width = _host_width(view, x, env, filled, wave)
+        width = host_wave_value(view, x, env, filled, wave)
         values = [int(a) if re.fullmatch(r"-?\d+", a) else None for a in launch.template_args]
         found = _narrower_kernel(fv, launch.kernel, values, width)
         if found is not None:
