@@ -1465,6 +1465,7 @@ class _Extractor:
         config = next((ch for ch in children if _kind(ch) == "CALL_EXPR" and
                        _spelling(ch) in ("__hipPushCallConfiguration", "hipConfigureCall")), None)
         name = _spelling(c)
+        wrapper = None   # the one function template a dependent call's lookup found, read as a shuffle wrapper
         if not name and children and _kind(children[0]) in ("OVERLOADED_DECL_REF", "DECL_REF_EXPR",
                                                               "UNEXPOSED_EXPR"):
             # a call with type-dependent arguments in a template pattern: clang resolves the callee only per
@@ -1475,8 +1476,10 @@ class _Extractor:
                 self.undeclared.append(name)
             elif name and self.current_fn:
                 # the project header's templates it may name are helpers, as an instantiation's callee would be
-                for decl in _overloaded_decls(children[0]):
+                decls = _overloaded_decls(children[0])
+                for decl in decls:
                     self._note_helper(decl)
+                wrapper = decls[0] if len(decls) == 1 else None
         if name.startswith("operator") and name[8:] in _OVERLOADABLE:
             # `h = x` on struct types (__half, float4) is an operator call: keep it an assignment/binop
             kids = [k for k in (self.convert(ch) for ch in children) if k is not None and
@@ -1508,9 +1511,12 @@ class _Extractor:
         rid = self._id(ref) if ref is not None and _expansion_line_col(ref)[0] else ""   # declared in a file
         if ref is not None and rid and self.current_fn:
             self._note_helper(ref)
-        inlined = self._through_wrapper(ref, aligned, loc) if ref is not None and base is None else None
+        wrapper = ref if ref is not None else wrapper
+        inlined = self._through_wrapper(wrapper, aligned, loc) if wrapper is not None and base is None else None
         if inlined is not None:
             name, args = inlined
+            if ref is None and _expansion_line_col(wrapper)[0]:
+                rid = self._id(wrapper)   # the template a dependent call reads through, as a resolved call's
         if base is not None:
             # a member call that depends on a template parameter (`shared.getPointer()` on a `SharedMemory<U>`)
             # has no callee until instantiation; the pattern still spells the member's name
@@ -1560,7 +1566,8 @@ class _Extractor:
             return self.wrappers[key]
         self.wrappers[key] = None
         where = ref.location.file
-        if _kind(ref) != "FUNCTION_DECL" or where is None or not _project_header(where.name):
+        if _kind(ref) not in ("FUNCTION_DECL", "FUNCTION_TEMPLATE") or where is None or \
+                not _project_header(where.name):
             return None
         defn = ref if ref.is_definition() else ref.get_definition()
         body = next((ch for ch in _children(defn) if _kind(ch) == "COMPOUND_STMT"), None) if defn else None
@@ -1568,7 +1575,7 @@ class _Extractor:
         if len(stmts) != 1 or _kind(stmts[0]) != "RETURN_STMT":
             return None
         call = _unwrapped(stmts[0])
-        if call is None or _kind(call) != "CALL_EXPR" or not _spelling(call).startswith("__shfl"):
+        if call is None or _kind(call) != "CALL_EXPR" or not _callee_name(call).startswith("__shfl"):
             return None
         params = [p for p in _children(defn) if _kind(p) == "PARM_DECL"]
         keys = {_decl_key(p): i for i, p in enumerate(params)}
@@ -1580,7 +1587,7 @@ class _Extractor:
             if index is None:
                 return None
             mapping.append((index, _parameter_default(params[index])))
-        self.wrappers[key] = (_spelling(call), mapping)
+        self.wrappers[key] = (_callee_name(call), mapping)
         return self.wrappers[key]
 
     def _launch(self, c: ci.Cursor, name: str, children: list[ci.Cursor], cfg: tuple[Node, ...],
@@ -1905,6 +1912,14 @@ def _overload_set(callee: ci.Cursor) -> ci.Cursor | None:
     refs = [callee] if _kind(callee) == "OVERLOADED_DECL_REF" else \
         [ch for ch in _children(callee) if _kind(ch) == "OVERLOADED_DECL_REF"]
     return refs[0] if refs else None
+
+
+def _callee_name(call: ci.Cursor) -> str:
+    """The function a call names; in a template pattern (`__shfl(value, lane, width)` with `T value`) the name
+    its dependent lookup spells."""
+    kids = _children(call) if not _spelling(call) else []
+    ref = _overload_set(kids[0]) if kids else None
+    return _spelling(call) or (_spelling(ref) if ref is not None else "")
 
 
 def _finds_no_declaration(callee: ci.Cursor) -> bool:

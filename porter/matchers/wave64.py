@@ -365,7 +365,7 @@ def _half_wave_helper_calls(facts: FileFacts, fv: FileView, target: Target) -> I
         for call in view.calls():
             chain = fv.helper_chain(call)
             hit = next((h for h in chain if id(h) in half), None)
-            if hit is None:
+            if hit is None or _untaken_at_launch(fv, view, call, target):
                 continue
             wave_fn = _wave_organized([view, *chain])
             if wave_fn is view:
@@ -394,14 +394,40 @@ def _one_wave_block(view: FunctionView, call: Node, target: Target) -> Node | No
     for branch, test in zip([call, *view.ancestors(call)], view.ancestors(call)):
         if test.kind != "if" or len(test.children) < 2 or test.children[1] is not branch:
             continue
-        cond = strip(test.children[0])
-        if cond.kind != "binop" or cond.op != "==" or len(cond.children) != 2:
+        cond = _block_x_test(view, strip(test.children[0]), target)
+        if cond is not None and cond.op == "==":
+            return cond
+    return None
+
+
+def _untaken_at_launch(fv: FileView, view: FunctionView, call: Node, target: Target) -> bool:
+    """The call sits in the branch of a `blockDim.x == warpSize` (or `!=`) test that no launch of this kernel
+    takes: every launch in the file has a constant block whose x extent decides the test (Paddle's correlation
+    kernel, launched with 64 threads on HIP, never reaches its blockReduceSum branch). A launch whose block is not
+    known, or a kernel this file never launches, decides nothing."""
+    launches = [la for la in fv.facts.launches if la.kernel == view.fn.name] if view.fn.kind == "kernel" else []
+    if not launches or any(la.block_dims is None for la in launches):
+        return False
+    widths = {la.block_dims[0] for la in launches if la.block_dims is not None}
+    for branch, test in zip([call, *view.ancestors(call)], view.ancestors(call)):
+        if test.kind != "if" or len(test.children) < 2 or all(branch is not k for k in test.children[1:3]) or \
+                (cond := _block_x_test(view, strip(test.children[0]), target)) is None:
             continue
-        for dim, width in (cond.children, cond.children[::-1]):
-            dim = strip(dim)
-            if dim.kind == "member" and dim.op == "x" and dim.children and strip(dim.children[0]).op == "blockDim" \
-                    and view.const(width) in (W, target.wave_size):
-                return cond
+        taken = {(x == target.wave_size) == (cond.op == "==") for x in widths}
+        if taken == {branch is not test.children[1]}:
+            return True
+    return False
+
+
+def _block_x_test(view: FunctionView, cond: Node, target: Target) -> Node | None:
+    """`blockDim.x == warpSize` or `blockDim.x != warpSize` (either side, warpSize or the wave's width)."""
+    if cond.kind != "binop" or cond.op not in ("==", "!=") or len(cond.children) != 2:
+        return None
+    for dim, width in (cond.children, cond.children[::-1]):
+        dim = strip(dim)
+        if dim.kind == "member" and dim.op == "x" and dim.children and strip(dim.children[0]).op == "blockDim" \
+                and view.const(width) in (W, target.wave_size):
+            return cond
     return None
 
 

@@ -97,3 +97,37 @@ __global__ void one_group_block_sum(const T* in, T* out) {
   }
   if (threadIdx.x == 0) out[blockIdx.x] = v;
 }
+
+// One body for both block shapes: the 32-lane tree when the block is one wavefront, block_sum otherwise.
+
+// Correct: every launch in this file gives 64 threads, one wavefront, so the else branch's block_sum never runs;
+// the taken branch is the bug.
+__global__ void one_wave_launched(const float* in, float* out) {
+  float v = in[blockIdx.x * blockDim.x + threadIdx.x];
+  if (blockDim.x == warpSize) {
+    // expect: W64-001
+    v = warp_sum32(v);
+  } else {
+    // ok: W64-001
+    v = block_sum<warp_sum32>(v);
+  }
+  if (threadIdx.x == 0) out[blockIdx.x] = v;
+}
+
+// Bug: the same body launched with a block size known only at run time: the else branch can run.
+__global__ void any_block_launched(const float* in, float* out) {
+  float v = in[blockIdx.x * blockDim.x + threadIdx.x];
+  if (blockDim.x == warpSize) {
+    // expect: W64-001
+    v = warp_sum32(v);
+  } else {
+    // expect: W64-001
+    v = block_sum<warp_sum32>(v);
+  }
+  if (threadIdx.x == 0) out[blockIdx.x] = v;
+}
+
+void launch_sums(const float* in, float* out, int blocks, int threads) {
+  one_wave_launched<<<blocks, 64>>>(in, out);
+  any_block_launched<<<blocks, threads>>>(in, out);
+}

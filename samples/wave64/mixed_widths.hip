@@ -64,3 +64,34 @@ __global__ void broadcast_first(float* data) {
   float v = data[threadIdx.x];
   data[threadIdx.x] = shfl_from(v, 0, 64) + shfl_wave(v, 0);
 }
+
+#define ROTATE_WIDTH 64
+
+// A project's shuffle wrapper whose width defaults to the whole wavefront.
+template <typename T>
+__device__ T rotate_read(T v, int src, int width = ROTATE_WIDTH) {
+  return __shfl(v, src, width);
+}
+
+// Bug: the rotation tree of row_sum_rotate in a template never instantiated here, through the wrapper: the call
+// is dependent (`T v`), so only the template's pattern shows it.
+template <typename T>
+__device__ T row_sum_rotate_t(T v) {
+  for (int l = 0; l <= 4; ++l) {
+    int src = (threadIdx.x + (1 << l)) & 31;
+    // expect: W64-001
+    v += rotate_read(v, src);
+  }
+  return v;
+}
+
+// Correct: the same template pattern passing the 32-lane width to the wrapper.
+template <typename T>
+__device__ T half_row_sum_rotate_t(T v) {
+  for (int l = 0; l <= 4; ++l) {
+    int src = (threadIdx.x + (1 << l)) & 31;
+    // ok: W64-001
+    v += rotate_read(v, src, 32);
+  }
+  return v;
+}
