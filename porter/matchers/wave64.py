@@ -391,13 +391,7 @@ def _half_wave_helper_calls(facts: FileFacts, fv: FileView, target: Target) -> I
 def _one_wave_block(view: FunctionView, call: Node, target: Target) -> Node | None:
     """The `blockDim.x == warpSize` test whose true branch holds the call: there the block is exactly one
     wavefront, so a reduction over it is meant to cover every lane."""
-    for branch, test in zip([call, *view.ancestors(call)], view.ancestors(call)):
-        if test.kind != "if" or len(test.children) < 2 or test.children[1] is not branch:
-            continue
-        cond = _block_x_test(view, strip(test.children[0]), target)
-        if cond is not None and cond.op == "==":
-            return cond
-    return None
+    return next((cond for then, cond in _block_x_branches(view, call, target) if then and cond.op == "=="), None)
 
 
 def _untaken_at_launch(fv: FileView, view: FunctionView, call: Node, target: Target) -> bool:
@@ -409,14 +403,19 @@ def _untaken_at_launch(fv: FileView, view: FunctionView, call: Node, target: Tar
     if not launches or any(la.block_dims is None for la in launches):
         return False
     widths = {la.block_dims[0] for la in launches if la.block_dims is not None}
+    return any({(x == target.wave_size) == (cond.op == "==") for x in widths} == {not then}
+               for then, cond in _block_x_branches(view, call, target))
+
+
+def _block_x_branches(view: FunctionView, call: Node, target: Target) -> Iterator[tuple[bool, Node]]:
+    """Each enclosing `if (blockDim.x == warpSize)` (or `!=`) with the call in its then or else branch: (whether
+    in the then branch, the test)."""
     for branch, test in zip([call, *view.ancestors(call)], view.ancestors(call)):
-        if test.kind != "if" or len(test.children) < 2 or all(branch is not k for k in test.children[1:3]) or \
-                (cond := _block_x_test(view, strip(test.children[0]), target)) is None:
+        if test.kind != "if" or len(test.children) < 2 or all(branch is not k for k in test.children[1:3]):
             continue
-        taken = {(x == target.wave_size) == (cond.op == "==") for x in widths}
-        if taken == {branch is not test.children[1]}:
-            return True
-    return False
+        cond = _block_x_test(view, strip(test.children[0]), target)
+        if cond is not None:
+            yield branch is test.children[1], cond
 
 
 def _block_x_test(view: FunctionView, cond: Node, target: Target) -> Node | None:
