@@ -20,6 +20,7 @@ from typing import Any, Callable, Iterator
 
 from porter.fact_queries import TORCH_WAVE
 from porter.findings import Finding
+from porter.lds.access_offsets import ASSUMED_ELEMENT
 from porter.targets import DEFAULT_TARGET
 
 SOURCE_SUFFIXES = (".hip", ".cu", ".cuh", ".cpp", ".cc", ".cxx", ".h", ".hpp", ".hh")
@@ -215,7 +216,9 @@ def coverage_notes(path: str, cov: dict[str, Any]) -> list[str]:
     if cov["patterns_only"]:
         names = ", ".join(cov["patterns_only"][:5]) + (" ..." if len(cov["patterns_only"]) > 5 else "")
         notes.append(f"{path}: {len(cov['patterns_only'])} templates never instantiated in the file were analyzed "
-                     f"as patterns, values that depend on template parameters left open ({names})")
+                     f"as patterns, values that depend on template parameters left open ({names}); a shared "
+                     f"array's element type the file binds to no type is judged at {ASSUMED_ELEMENT[0]} bytes, "
+                     f"as for {ASSUMED_ELEMENT[1]}")
     return notes
 
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -11,9 +12,11 @@ from click.testing import CliRunner
 
 from porter.analysis import Request, analyze_one
 from porter.cli.analyze import analyze
+from porter.facts import FileFacts, Function, Launch, Loc
 from porter.findings import Finding
 from porter.frontend import analyze_file
 from porter.frontend_config import ParseConfig, make_config
+from porter.lds.access_offsets import element_evidence
 from porter.ruleset import rule_by_id, select_rules
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -30,6 +33,9 @@ def at(findings: list[Finding], rule: str, line: int) -> Finding:
     hits = [f for f in findings if f.rule_id == rule and f.line == line]
     assert hits, f"no {rule} on line {line}: {[(f.rule_id, f.line) for f in findings]}"
     return hits[0]
+
+
+OPEN = "element type T open, no instantiation in the file binds it: 4 bytes assumed, as for float"
 
 
 def line_of(path: Path, needle: str) -> int:
@@ -123,22 +129,23 @@ def test_padding_bypassed_by_a_division_row_is_reported_only_where_it_costs() ->
 
 
 def test_open_element_type_reached_through_a_dependent_call() -> None:
-    # the helper is handed reinterpret_cast<T*>(raw) by a call libclang leaves unresolved; T's size is open, so the
-    # degree reported is the least over 1-8 byte elements, with the 256 threads assumed: both said in the message
+    # the helper is handed reinterpret_cast<T*>(raw) by a call libclang leaves unresolved; nothing in the file binds
+    # T, so the degree is for 4-byte elements, with the 256 threads assumed: both said in the message
     path = SAMPLES / "open_element.hip"
     f = at(run(path), "LDS-001", line_of(path, "acc += buf[lane * 64 + i];"))
-    assert "T is a template parameter: shown for 1-byte elements, the least conflicted of 1, 2, 4 or 8 bytes" \
-        in f.message
+    assert f"({OPEN}, i = 0)" in f.message and "(ds_read_b32, 4 B per lane)" in f.message
     assert "block 256x1x1 assumed" in f.message and f.confidence == "low"
 
 
 def test_shared_memory_returned_by_a_getter_takes_the_specializations_element_sizes(tmp_path: Path) -> None:
     # `shared.getPointer()` on SharedMemory<U> depends on U: it may run the float or the double specialization,
-    # so only 4 and 8 bytes are tried (1 and 2 would make the stride-2 store conflict-free and hide it)
+    # so the store is judged for each; it conflicts for both, the worst (8 bytes, ds_write_b64) shown
     path = SAMPLES / "shared_getters.hip"
     f = at(run(path), "LDS-001", line_of(path, "buf[2 * i] = a;"))
-    assert "write of 'buf' (into 's_float')" in f.message
-    assert "U is a template parameter: shown for 4-byte elements, the least conflicted of 4 or 8 bytes" in f.message
+    assert "write of 'buf' (into 's_float')" in f.message and "(ds_write_b64, 8 B per lane)" in f.message
+    assert "(U = float (4 B) or double (8 B): conflicted for float and double, shown for 8-byte elements)" \
+        in f.message
+    assert "assumed, as for float" not in f.message
     assert "block 32x4x1 from the launch" in f.message
     # a getter that returns a pointer other than shared memory, or one whose address depends on its argument,
     # is not an LDS access
@@ -153,16 +160,18 @@ def test_shared_memory_returned_by_a_getter_takes_the_specializations_element_si
     assert not [f for f in run(path) if f.rule_id.startswith("LDS")]
 
 
-def test_shared_array_of_a_template_parameter_type_is_judged_at_every_element_size() -> None:
-    # `extern __shared__ acc_t cache[]` in a pattern the file never instantiates: acc_t's size is open, so the
-    # 64-element lane stride is reported at the least conflicted of 1-8 bytes (said in the message), the
-    # stride-2 pairs (conflict-free at 2 bytes) are not, and nothing is left as a mapping unknown (LDS-000)
+def test_shared_array_of_a_template_parameter_type_is_judged_at_four_bytes_when_nothing_binds_it() -> None:
+    # `extern __shared__ acc_t cache[]` in a pattern the file never instantiates: acc_t is judged at 4 bytes, said
+    # as assumed (--explain too), so the 64-element lane stride and the stride-2 pairs are reported, never as
+    # "1 B per lane"; the contiguous cast cache is not, and nothing is left as a mapping unknown (LDS-000)
     path = SAMPLES / "open_shared_element.hip"
     findings = run(path, explain=True)
     f = at(findings, "LDS-001", line_of(path, "acc += cache[lane * 64 + i];"))
-    assert "acc_t is a template parameter: shown for 1-byte elements, the least conflicted of 1, 2, 4 or 8 bytes" \
-        in f.message
-    assert [(x.rule_id, x.line) for x in findings if x.rule_id.startswith("LDS")] == [("LDS-001", f.line)]
+    assert OPEN.replace(" T ", " acc_t ") in f.message and "4-way" in f.message
+    pairs = [line_of(path, "pairs[2 * threadIdx.x] ="), line_of(path, "pairs[2 * threadIdx.x + 1] =")]
+    assert [(x.rule_id, x.line) for x in findings if x.rule_id.startswith("LDS")] == \
+        [("LDS-001", f.line), ("LDS-001", pairs[0]), ("LDS-001", pairs[1])]
+    assert all(OPEN in x.message and " 1 B per lane" not in x.message for x in findings if x.line in pairs)
 
 
 def test_shared_memory_returned_by_a_conversion_operator() -> None:
@@ -172,11 +181,11 @@ def test_shared_memory_returned_by_a_conversion_operator() -> None:
     f = at(findings, "LDS-001", line_of(path, "out[threadIdx.x] = buf[32 * threadIdx.x];"))
     assert f.message.startswith("32-way") and "(into 's_conv')" in f.message
     assert not [x for x in findings if x.line == line_of(path, "buf[threadIdx.x] = out[threadIdx.x];")]
-    # in a pattern, `T *sdata = DynamicShared<T>();` runs the class template's own conversion: any element size
+    # in a pattern, `T *sdata = DynamicShared<T>();` runs the class template's own conversion: T is open, 4 bytes
     g = at(findings, "LDS-001", line_of(path, "sdata[32 * threadIdx.x];"))
-    assert "T is a template parameter: shown for 1-byte elements, the least conflicted of 1, 2, 4 or 8 bytes" \
-        in g.message
-    assert not [x for x in findings if x.line == line_of(path, "out[threadIdx.x] = sdata[2 * threadIdx.x];")]
+    assert OPEN in g.message and g.message.startswith("32-way")
+    assert at(findings, "LDS-001", line_of(path, "out[threadIdx.x] = sdata[2 * threadIdx.x];")).message \
+        .startswith("2-way")
 
 
 def test_power_of_two_runtime_stride_is_judged_at_its_least_conflicted_value() -> None:
@@ -194,6 +203,41 @@ def test_power_of_two_runtime_stride_is_judged_at_its_least_conflicted_value() -
     # with GPU Gems' padding offset = 1 is conflict-free, so nothing holds for every offset
     padded = line_of(path, "buf[b + CONFLICT_FREE_OFFSET(b)] += buf[a + CONFLICT_FREE_OFFSET(a)];")
     assert not [f for f in findings if f.line == padded]
+
+
+def test_open_element_of_a_sort_is_judged_at_four_bytes_and_reported_at_the_call(tmp_path: Path) -> None:
+    # a bitonic step's value[pos] / value[pos + stride] handed to the file's compare-and-swap: nothing binds T, so
+    # 4 bytes are assumed and the 2-way conflict is reported at the call (the helper only dereferences what it
+    # is handed); the same step in a kernel the file instantiates for __half is conflict-free, and with a float
+    # instantiation it is reported for that instantiation, assuming nothing
+    path = SAMPLES / "element_evidence.hip"
+    findings = run(path)
+    call = line_of(path, "orderPair<T>(&value[pos], &value[pos + stride]);")
+    f = at(findings, "LDS-001", call)
+    assert f.message.startswith("2-way") and "(in 'orderPair' at element_evidence.hip:" in f.message
+    assert OPEN in f.message and f.confidence == "low"
+    assert [x.line for x in findings if x.rule_id.startswith("LDS")] == [call]
+    as_float = tmp_path / "float_sort.hip"
+    as_float.write_text(path.read_text().replace("halfSort<__half>(__half*)", "halfSort<float>(float*)"))
+    step = line_of(as_float, "keys[pos] = keys[pos + stride];")
+    g = at(run(as_float), "LDS-001", step)
+    assert "halfSort<T = float>" in g.message and "assumed, as for float" not in g.message
+
+
+def test_element_evidence_reads_instantiations_without_bodies_and_launches() -> None:
+    # the types the file binds a pattern's parameter to, beyond the instantiations analyzed in its place: one
+    # libclang gave no body for, and a launch's template arguments; types of unknown size are no evidence
+    loc = Loc("k.hip", 1, 1)
+    pattern = Function("k", "k@k.hip:1:1", "kernel", loc, (), is_template=True, template_params=("T", "N"))
+    facts = FileFacts(path="k.hip", target="gfx942", functions=(
+        pattern,
+        Function("k", "k@k.hip:1:1<__half, 4>", "kernel", loc, (), template_args=(("T", "__half"), ("N", "4"))),
+        Function("k", "k@k.hip:1:1<Pair, 4>", "kernel", loc, (), template_args=(("T", "Pair"), ("N", "4"))),
+        Function("j", "j@k.hip:9:1<double>", "kernel", loc, (), template_args=(("T", "double"),))),
+        launches=(Launch("h", "k", "k@k.hip:1:1<const float, 8>", ("const float", "8"), None, None, None, None,
+                         (), loc),))
+    assert element_evidence(facts, pattern, "T") == ((2, "__half"), (4, "const float"))
+    assert element_evidence(replace(facts, functions=(pattern,), launches=()), pattern, "T") == ()
 
 
 def test_lane_stride_of_an_assumed_block_extent_is_stated_and_not_invented() -> None:

@@ -52,6 +52,34 @@ _SCALAR_BYTES = {"float": 4, "int": 4, "unsigned int": 4, "unsigned": 4, "uint32
                  "char": 1, "unsigned char": 1, "signed char": 1, "int8_t": 1, "uint8_t": 1}
 
 
+# Element types whose size the instantiation evidence reads beyond the scalars above (library half/bfloat16 types)
+_LIBRARY_BYTES = {"c10::Half": 2, "at::Half": 2, "c10::BFloat16": 2, "at::BFloat16": 2, "hip_bfloat16": 2,
+                  "__nv_bfloat16": 2, "nv_bfloat16": 2, "__nv_half": 2, "long": 8, "unsigned long": 8, "size_t": 8}
+
+
+ASSUMED_ELEMENT = (4, "float")  # an open element type the file binds to nothing: what most kernels hold
+
+
+def type_bytes(spelling: str) -> int | None:
+    """The size of a scalar type as a template argument spells it (qualifiers and a leading :: dropped)."""
+    name = " ".join(w for w in spelling.split() if w not in ("const", "volatile")).removeprefix("::")
+    return _SCALAR_BYTES.get(name) or _LIBRARY_BYTES.get(name)
+
+
+def element_evidence(facts: FileFacts, fn: Function, param: str) -> tuple[tuple[int, str], ...]:
+    """(size, type) for each scalar type the file binds template parameter `param` of pattern `fn` to: the
+    instantiations it makes (those libclang gives no body for included) and the template arguments of launches of
+    it (dispatch macros bind scalar_t before the launch). () when the file gives none of known size."""
+    base = fn.usr.split("<", 1)[0]
+    types = {dict(f.template_args).get(param, "") for f in facts.functions
+             if f.template_args and f.usr.split("<", 1)[0] == base}
+    if param in fn.template_params:
+        pos = fn.template_params.index(param)
+        types.update(ln.template_args[pos] for ln in facts.launches
+                     if ln.kernel_usr.split("<", 1)[0] == base and pos < len(ln.template_args))
+    return tuple(sorted({(size, t) for t in types if t and (size := type_bytes(t))}))
+
+
 class Undetermined(Exception):
     """The lane mapping of an access cannot be derived; `reason` says why in words a user can act on."""
 
@@ -314,7 +342,7 @@ class LdsAccess:
 
     element: str = ""                # the template parameter that is the element type when its size is open
                                      # (width 0 then, and the offset holds its `sizeof:` symbol)
-    element_sizes: tuple[int, ...] = ()  # the sizes that element can have, when only some are possible
+    element_types: tuple[tuple[int, str], ...] = ()  # (size, type) that element has by the file's evidence
     via: str = ""                    # where a header helper the call passes the array to makes the access
     open_values: tuple[tuple[str, tuple[int, ...]], ...] = ()  # runtime-uniform variables the lane pattern
                                      # depends on, each known to be one of these values (`u:offset`: 1, 2, 4, ...)
@@ -482,13 +510,21 @@ class AccessWalker:
         bound = {p.name: a for p, a in zip(helper.fn.params, args) if p.name}
         walker = AccessWalker(self.ctx, helper, self.block, self.wave_size, _CallFrame(self, call, bound))
         accs, unres = walker.accesses()
+        where = f"in '{helper.fn.name}'"
         if local:
             # the file's own helper: its accesses stay on its lines (where the file is read and reported), judged
-            # with this call's arrays and lane values; the worst over its calls is what is reported there
-            found.extend(replace(a, via=a.via or f"as called at line {call.loc.line}") for a in accs)
+            # with this call's arrays and lane values; the worst over its calls is what is reported there. One
+            # at just the address the call hands it (a sort's `swap(&v[pos], &v[pos + stride])`) has its lanes
+            # from the call's arguments: it is the call's, reported there as a header helper's is
+            for a in accs:
+                arg = bound.get(a.written)
+                if arg is not None and _at_the_argument(a.node, a.written):
+                    found.append(replace(a, node=call, written=_base_name(arg), via=a.via or f"{where} at "
+                                                                                            f"{_short(a.node)}"))
+                else:
+                    found.append(replace(a, via=a.via or f"as called at line {call.loc.line}"))
             unresolved.extend(replace(u, via=u.via or f"as called at line {call.loc.line}") for u in unres)
             return
-        where = f"in '{helper.fn.name}'"
         for a in accs:
             arg = bound.get(a.written)
             found.append(replace(a, node=call, written=_base_name(arg) if arg is not None else a.written,
@@ -881,26 +917,32 @@ class AccessWalker:
         if not found or any(p.offset != found[0].offset for p in found):
             return None
         any_size = any(p.pointee is None for p in found)
-        sizes = () if any_size else tuple(sorted({int(p.pointee) for p in found if p.pointee is not None}))
-        if len(sizes) == 1:
-            return replace(found[0], indices=None, pointee=_Flat(sizes[0]), depth=0)
+        types = () if any_size else tuple(sorted({(int(p.pointee), p.decl.elem_type) for p in found
+                                                  if p.pointee is not None}))
+        if len({size for size, _ in types}) == 1:
+            return replace(found[0], indices=None, pointee=_Flat(types[0][0]), depth=0)
         declared = self.view.parent(call)
         name = declared.type.replace("const", "").rstrip(" *") if declared is not None else ""
         if not self.view.fn.is_template or not (converted or "dependent" in call.type) or not name.isidentifier():
             return None
-        return replace(found[0], indices=None, pointee=_Dependent(name, sizes), depth=0)
+        return replace(found[0], indices=None, pointee=self._open(self.view.fn, name, types), depth=0)
 
     def _open_element(self, decl: SharedDecl) -> _Dependent | None:
         """A 1-D array whose element type is a template parameter of the pattern that declares it (`extern
         __shared__ acc_t smem[]` in a template the file never instantiates): read as a flat pointer to the open
-        element, whose size the matcher tries at every plausible value."""
+        element, whose size comes from the file's evidence (see _open)."""
         if decl.elem_bytes or len(decl.dims) != 1:
             return None
         fn = self.view.fn if decl.function == self.view.fn.usr else self.facts.function(decl.function)
         name = decl.elem_type.replace("const", "").replace("volatile", "").strip()
         if fn is None or not fn.is_template or name not in fn.template_params:
             return None
-        return _Dependent(name)
+        return self._open(fn, name)
+
+    def _open(self, fn: Function, name: str, types: tuple[tuple[int, str], ...] = ()) -> _Dependent:
+        """The open element `name` of pattern `fn`, with the types the code allows (`types`, a getter's
+        specializations) or else the ones the file instantiates or launches it with."""
+        return _Dependent(name, types or element_evidence(self.facts, fn, name))
 
     def _dependent_pointee(self, cast: Node) -> _Dependent | None:
         """In a template pattern, a cast to `T*` whose size libclang cannot give: T is a template parameter."""
@@ -908,7 +950,7 @@ class AccessWalker:
         if not self.view.fn.is_template or not name.endswith("*"):
             return None
         name = name[:-1].strip()
-        return _Dependent(name) if name.isidentifier() else None
+        return self._open(self.view.fn, name) if name.isidentifier() else None
 
     def _argument(self, param: Node, depth: int) -> _Ptr | None:
         """A pointer parameter of a device function that every call site in the file binds to the same shared
@@ -973,7 +1015,7 @@ class AccessWalker:
         pointee = param.type.replace("const", "").replace("__restrict__", "").strip()[:-1].strip()
         size = _SCALAR_BYTES.get(pointee)
         step: int | None = _Flat(size) if size else \
-            _Dependent(pointee) if self.view.fn.is_template and pointee.isidentifier() else None
+            self._open(self.view.fn, pointee) if self.view.fn.is_template and pointee.isidentifier() else None
         if step is None:
             return None
         decl = SharedDecl(function=self.view.fn.usr, name=param.name, ref=f"{PARAM_REF}{self.view.fn.usr}:{param.name}",
@@ -1291,7 +1333,7 @@ class AccessWalker:
         return LdsAccess(decl=decl, node=node, op=op, width=0 if element else width, offset=offset, indices=indices,
                          predicate=pred, samples=samples, loop_vars=names,
                          written=_base_name(written_at if written_at is not None else node), element=element,
-                         element_sizes=width.sizes if isinstance(width, _Dependent) else (),
+                         element_types=width.types if isinstance(width, _Dependent) else (),
                          open_values=tuple(sorted(opened.items())))
 
     def _bind_uniform(self, e: Expr, samples: dict[str, tuple[int, ...]], node: Node,
@@ -1397,17 +1439,17 @@ class _Flat(int):
 
 class _Dependent(_Flat):
     """A pointee whose size is a template parameter of the pattern being read (`reinterpret_cast<T*>(smem)` with
-    T open): a step on it is the symbol `sizeof:T` bytes, bound per candidate size by the matcher. `sizes` are
-    the sizes it can have when the code allows only some (the specializations of `SharedMemory<T>`); () for any
-    scalar."""
+    T open): a step on it is the symbol `sizeof:T` bytes, bound per candidate size by the matcher. `types` are
+    the (size, type) it can have by the code's evidence (the specializations of `SharedMemory<T>`, the file's
+    instantiations and launches); () when the file gives none."""
 
     type_name: str
-    sizes: tuple[int, ...]
+    types: tuple[tuple[int, str], ...]
 
-    def __new__(cls, type_name: str, sizes: tuple[int, ...] = ()) -> "_Dependent":
+    def __new__(cls, type_name: str, types: tuple[tuple[int, str], ...] = ()) -> "_Dependent":
         obj = super().__new__(cls, 1)
         obj.type_name = type_name
-        obj.sizes = sizes
+        obj.types = types
         return obj
 
     @property
@@ -1464,6 +1506,21 @@ def _base_name(node: Node) -> str:
             return ""
         cur = cur.children[0]
     return ""
+
+
+def _at_the_argument(node: Node, param: str) -> bool:
+    """An access made at exactly the address pointer parameter `param` holds: `*p`, `p[0]`, or a call handing `p`
+    on unchanged (whose own access is at the address)."""
+    n = _peel(node)
+    if n.kind in ("call", "mcall"):
+        return any(strip(a).kind == "ref" and strip(a).op == param for a in call_args(n))
+    if n.kind == "unop" and n.op == "*" and n.children:
+        pointer = n.children[0]
+    elif n.kind == "index" and len(n.children) == 2 and n.children[1].value == 0:
+        pointer = n.children[0]
+    else:
+        return False
+    return strip(pointer).kind == "ref" and strip(pointer).op == param
 
 
 def _short(node: Node) -> str:

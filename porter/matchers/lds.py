@@ -17,15 +17,14 @@ from typing import Any, Iterator, Sequence
 from porter.facts import FileFacts, Loc, Node, SharedDecl, from_byte_text
 from porter.findings import Edit, Match
 from porter.lds.affine import EvalError, Expr, affine_of, depends_on_thread, evaluate
-from porter.lds.access_offsets import (AccessWalker, BlockGuess, LdsAccess, Unresolved, assumed_shared, function_blocks,
-                                      function_views)
+from porter.lds.access_offsets import (ASSUMED_ELEMENT, AccessWalker, BlockGuess, LdsAccess, Unresolved, assumed_shared,
+                                      function_blocks, function_views)
 from porter.lds.model import Access, ConflictResult, LdsModel, LdsModelError, analyze, as_model
 from porter.lds.padding import ArrayAccess, PaddingResult, SharedArray, find_padding
 from porter.rule_context import RuleContext
 from porter.targets import Target
 
 REFERENCE_TARGET = "sm_90"  # the layout's home: what LDS-002 compares against
-ELEMENT_SIZES = (1, 2, 4, 8)  # what a template-parameter element may be: C's scalar sizes
 
 
 @dataclass
@@ -131,37 +130,52 @@ def _analyzed(model: LdsModel, access: Access, dims: tuple[int, int, int], sampl
 
 
 def _evaluate(model: LdsModel, acc: LdsAccess, block: BlockGuess, evaluated: dict[tuple, ConflictResult]
-              ) -> tuple[LdsAccess, ConflictResult, str]:
-    """The access (concrete), its evaluation, and how its open quantities were chosen. An element whose size is a
-    template parameter is tried at every scalar size (or the sizes the code allows), a runtime value known only
-    to be one of a few (a scan's power-of-two `offset`) at each of them, and the least conflicted kept: what is
-    then reported holds whatever the pattern is instantiated with and whatever the value is."""
+              ) -> tuple[LdsAccess, ConflictResult, str, str]:
+    """The access (concrete), its evaluation, how its open quantities were guessed and what the file binds them
+    to (in words). An element whose size is a template parameter is judged at each size the file's evidence
+    gives it (instantiations, launches, a getter's specializations), the worst conflicted kept; with no evidence
+    at 4 bytes (float, the element of most kernels), said as assumed. A runtime value known only to be one of a
+    few (a scan's power-of-two `offset`) is tried at each of them and the least conflicted kept: what is then
+    reported holds whatever the value is."""
     if not acc.element and not acc.open_values:
-        return acc, _analyzed(model, _to_access(acc), block.dims, acc.samples, evaluated), ""
-    sizes = (acc.element_sizes or ELEMENT_SIZES) if acc.element else (0,)
+        return acc, _analyzed(model, _to_access(acc), block.dims, acc.samples, evaluated), "", ""
+    types = (acc.element_types or (ASSUMED_ELEMENT,)) if acc.element else ((0, ""),)
+    sizes = sorted({size for size, _ in types})
     names = [name for name, _ in acc.open_values]
-    tried = []
+    per_size = []  # (result, size, values, concrete): the least conflicted over the open values, per size
     for size in sizes:
         sized = acc.with_element_size(size) if acc.element else acc
+        tried = []
         for values in itertools.product(*(v for _, v in acc.open_values)):
             concrete = sized.with_values(dict(zip(names, values)))
             r = _analyzed(model, _to_access(concrete), block.dims, acc.samples, evaluated)
+            tried.append((r, values, concrete))
             if r.conflict_free:
-                return concrete, r, ""  # conflict-free for some choice: nothing to report either way
-            tried.append((r, (size, *values), concrete))
-    r, chosen, concrete = min(tried, key=lambda t: (t[0].degree, t[0].cycles, t[1]))
-    words = []
-    if acc.element:
-        words.append(f"{acc.element} is a template parameter: shown for {chosen[0]}-byte elements, the least "
-                     f"conflicted of {_alternatives(sizes)} bytes")
-    for (name, values), value in zip(acc.open_values, chosen[1:]):
-        words.append(f"'{name[2:]}' is a power of two set at run time: shown for {name[2:]} = {value}, the least "
-                     f"conflicted of {_alternatives(values)}")
-    return concrete, r, ", ".join(words)
+                break  # conflict-free for some value: nothing to report at this size
+        r, values, concrete = min(tried, key=lambda t: (t[0].degree, t[0].cycles, t[1]))
+        per_size.append((r, size, values, concrete))
+    conflicted = [t for t in per_size if not t[0].conflict_free]
+    if not conflicted:
+        return per_size[0][3], per_size[0][0], "", ""
+    r, size, values, concrete = max(conflicted, key=lambda t: (t[0].degree, t[0].cycles, -t[1]))
+    words = [f"'{name[2:]}' is a power of two set at run time: shown for {name[2:]} = {value}, the least "
+             f"conflicted of {_alternatives(vals)}" for (name, vals), value in zip(acc.open_values, values)]
+    if not acc.element:
+        return concrete, r, ", ".join(words), ""
+    if not acc.element_types:
+        words.insert(0, f"element type {acc.element} open, no instantiation in the file binds it: {size} bytes "
+                        f"assumed, as for {ASSUMED_ELEMENT[1]}")
+        return concrete, r, ", ".join(words), ""
+    bad = {s for _, s, _, _ in conflicted}
+    bound = f"{acc.element} = " + _alternatives([f"{t} ({s} B)" for s, t in types])
+    if len(sizes) > 1:
+        bound += f": conflicted for {_alternatives([t for s, t in types if s in bad], 'and')}" + \
+            (f", shown for {size}-byte elements" if len(bad) > 1 else "")
+    return concrete, r, ", ".join(words), bound
 
 
-def _alternatives(values: Sequence[int]) -> str:
-    return ", ".join(str(v) for v in values[:-1]) + f" or {values[-1]}" if len(values) > 1 else str(values[0])
+def _alternatives(values: Sequence[int | str], last: str = "or") -> str:
+    return ", ".join(str(v) for v in values[:-1]) + f" {last} {values[-1]}" if len(values) > 1 else str(values[0])
 
 
 def _assumed_stride(acc: LdsAccess, block: BlockGuess) -> str:
@@ -183,7 +197,7 @@ def _analyze_group(out: _FileAnalysis, model: LdsModel, reference: LdsModel | No
     concrete: list[LdsAccess] = []
     for acc in accs:
         try:
-            acc, r, element = _evaluate(model, acc, block, evaluated)
+            acc, r, guess, bound = _evaluate(model, acc, block, evaluated)
         except (LdsModelError, ValueError) as exc:
             loc = (acc.node.loc.line, acc.node.loc.col)
             out.unresolved.setdefault(loc, (Unresolved(acc.decl, acc.node, str(exc), acc.written), block))
@@ -199,8 +213,9 @@ def _analyze_group(out: _FileAnalysis, model: LdsModel, reference: LdsModel | No
         loc = (acc.node.loc.line, acc.node.loc.col)
         prev = out.hits.get(loc)
         if prev is None or (r.degree, r.cycles) > (prev.result.degree, prev.result.cycles):
-            guesses = tuple(g for g in (assumed_shared(acc.decl), element, _assumed_stride(acc, block)) if g)
-            out.hits[loc] = _Hit(acc, block, r, ref_r, gkey, _instance(facts, gkey[0]), guesses)
+            guesses = tuple(g for g in (assumed_shared(acc.decl), guess, _assumed_stride(acc, block)) if g)
+            instance = ", ".join(w for w in (_instance(facts, gkey[0]), bound) if w)
+            out.hits[loc] = _Hit(acc, block, r, ref_r, gkey, instance, guesses)
         conflicted |= not r.conflict_free
     accs = concrete
     plan = out.plans.get(gkey)

@@ -1,7 +1,7 @@
 // Template patterns never instantiated in the file whose shared memory is the raw extern buffer reinterpreted as
-// the template's element type: each access is evaluated at every scalar element size (1, 2, 4, 8 bytes) and the
-// least conflicted is reported, so a finding holds whatever the pattern is instantiated with. No launch gives the
-// block: the default (256 threads) is assumed and said so.
+// the template's element type: with nothing in the file binding the type, each access is judged at 4 bytes
+// (float), said in the message as assumed. No launch gives the block: the default (256 threads) is assumed and
+// said so.
 #include "hip/hip_runtime.h"
 
 // Block reduction, second stage: the first wavefront's lane l sums the 64 partials that wavefront l stored. The
@@ -23,7 +23,7 @@ __device__ AccT sumPartials(AccT* buf, AccT v) {
 }
 
 // The same reduction with one element of padding after every 64: the active lanes step 65 elements apart and
-// fall in distinct banks (for 4-byte elements and wider; a finding needs a conflict at every size).
+// fall in distinct banks (for 4-byte elements and wider).
 template <typename AccT>
 __device__ AccT sumPartialsPadded(AccT* buf, AccT v) {
   // ok: LDS-001

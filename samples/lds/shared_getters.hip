@@ -1,8 +1,8 @@
 // Shared memory reached through a function that returns it: the `SharedMemory<T>` struct of PyTorch-extension
 // kernels (apex, PyTorch), whose specializations each declare one `extern __shared__` array and return it. A
 // kernel template never instantiated in the file calls `shared.getPointer()` on `SharedMemory<U>`: the call
-// depends on U, so it may run either specialization, and the access is judged at their element sizes only
-// (float and double here), the least conflicted of them reported. A struct that converts to the pointer
+// depends on U, so it may run either specialization, and the access is judged at each of their element types
+// (float and double here), those it conflicts for named in the message. A struct that converts to the pointer
 // (`operator float*()`) is followed the same way.
 #include "hip/hip_runtime.h"
 
@@ -82,8 +82,8 @@ __global__ void convertedColumns(float *out) {
 void launchConverted(float *out) { convertedColumns<<<1, 64, 64 * 32 * sizeof(float)>>>(out); }
 
 // The class template itself converts (`return (T *)smem;` for any T): in a pattern never instantiated in the file
-// the element is open, tried at every scalar size. A 32-element lane stride conflicts at all of them; the stride-2
-// read is conflict-free for 1- and 2-byte elements, so it is not reported.
+// the element is open and judged at 4 bytes (float), said as assumed. A 32-element lane stride and the stride-2
+// read (two dwords per lane) both conflict at that size.
 template <typename T> struct DynamicShared {
   __device__ operator T *() {
     extern __shared__ int dyn_smem[];
@@ -94,7 +94,7 @@ template <typename T> struct DynamicShared {
 template <typename T>
 __global__ void convertedPattern(T *out) {
   T *sdata = DynamicShared<T>();
-  // ok: LDS-001
+  // expect: LDS-001
   out[threadIdx.x] = sdata[2 * threadIdx.x];
   // expect: LDS-001
   out[blockDim.x + threadIdx.x] = sdata[32 * threadIdx.x];
