@@ -139,7 +139,8 @@ def _broadcast_of(view: FunctionView, consumers: list[FunctionView], call: Node)
     for v in consumers:
         for b in v.calls({"__shfl", "__shfl_sync"}):
             src = shuffle_parts(b)
-            if not _is_default_width(b) or src[1] is None or v.const(src[1]) != 0 or src[0] is None:
+            if not _is_default_width(b) or src[1] is None or v.const(src[1]) != 0 or src[0] is None \
+                    or _group_copies(v, b):
                 continue
             arg = strip(src[0])
             if v is view and b.loc.line >= call.loc.line and arg.kind == "ref" and arg.ref == reduced:
@@ -148,6 +149,113 @@ def _broadcast_of(view: FunctionView, consumers: list[FunctionView], call: Node)
                     n.kind == "call" and n.op == view.fn.name for d in v.defs.get(arg.ref, []) for n in d.walk()):
                 return b
     return None
+
+
+def _group_copies(view: FunctionView, call: Node) -> bool:
+    """The value a default-width shuffle reads is equal at the same lane of every 32-lane group, so reading
+    lane `src` (< 32) of the wavefront gives each group what its own lane `src` holds. The shape is a block
+    reduction's second stage: after the last barrier before the shuffle the variable is set from memory at a
+    32-lane id (`v = lane < NUM_WARPS ? red[lane] : 0`: every group reads the same slots) and then only combined
+    through xor shuffles, which keep group-equal values group-equal whatever their offset. A load under
+    `if (lane < n)` leaves the other lanes' own values, so there every later xor offset must stay below n."""
+    value, src, _ = shuffle_parts(call)
+    if value is None or src is None or strip(value).kind != "ref":
+        return False
+    s = view.const(src)
+    if not (isinstance(s, int) and 0 <= s < 32) and view.lane_class(src) != LANE32:
+        return False
+    var, at = strip(value).ref, _pos(call)
+    barrier = max((_pos(c) for c in view.calls({"__syncthreads"}) if _pos(c) < at), default=None)
+    writes = sorted((w for w in _writes(view, var) if barrier is not None and barrier < _pos(w[0]) < at),
+                    key=lambda w: _pos(w[0]))
+    if not writes or not _group_equal_load(view, writes[0][1]):
+        return False
+    guards = _thread_guards(view, writes[0][0])
+    if len(guards) > 1 or (guards and not _group_lane_below(view, guards[0])):
+        return False
+    bound = guards[0].children[1] if guards else None
+    return all(not _thread_guards(view, w) and _xor_combines(view, w, rhs, var, bound) for w, rhs in writes[1:])
+
+
+def _pos(node: Node) -> tuple[int, int]:
+    return node.loc.line, node.loc.col
+
+
+def _writes(view: FunctionView, var: str) -> Iterator[tuple[Node, Node]]:
+    """(statement, value written) of each assignment to a variable, compound ones included."""
+    for n in view.nodes():
+        if n.kind == "decl" and n.ref == var and n.children and n.children[0].kind != "bounds":
+            yield n, n.children[0]
+        elif n.kind == "binop" and n.op.endswith("=") and n.op not in ("==", "!=", "<=", ">=") \
+                and len(n.children) == 2 and strip(n.children[0]).kind == "ref" and strip(n.children[0]).ref == var:
+            yield n, n.children[1]
+
+
+def _thread_guards(view: FunctionView, node: Node) -> list[Node]:
+    """The conditions that depend on the thread of the ifs whose branch holds the node."""
+    out, child = [], node
+    for a in view.ancestors(node):
+        if a.kind == "if" and a.children and a.children[0] is not child and view.depends_on_thread(a.children[0]):
+            out.append(a.children[0] if len(a.children) > 1 and a.children[1] is child else a)
+        child = a
+    return out
+
+
+def _group_lane_below(view: FunctionView, cond: Node) -> bool:
+    """`lane < n` with lane a 32-lane id (an if's else branch arrives here as the if itself: no)."""
+    return cond.kind == "binop" and cond.op == "<" and len(cond.children) == 2 \
+        and view.lane_class(cond.children[0]) == LANE32 and not view.depends_on_thread(cond.children[1])
+
+
+def _group_equal(view: FunctionView, node: Node) -> bool:
+    """Equal at the same lane of every 32-lane group: values the same in every thread, 32-lane ids, and what
+    is computed or loaded from those alone."""
+    node = strip(node)
+    if not view.depends_on_thread(node) or view.lane_class(node) == LANE32:
+        return True
+    if node.kind in ("call", "mcall") and node.op in SHUFFLES | WAVE_WIDE:
+        return False
+    return node.kind in ("binop", "unop", "cond", "cast", "index", "call", "mcall") and bool(node.children) \
+        and all(_group_equal(view, c) for c in node.children)
+
+
+def _group_equal_load(view: FunctionView, node: Node) -> bool:
+    """A group-equal value read from memory at a 32-lane id."""
+    return _group_equal(view, node) and any(n.kind == "index" and len(n.children) == 2
+                                            and view.lane_class(n.children[1]) == LANE32 for n in node.walk())
+
+
+def _xor_combines(view: FunctionView, stmt: Node, rhs: Node, var: str, bound: Node | None) -> bool:
+    """The value combines the variable with xor shuffles of it and group-equal values; under a `lane < bound`
+    load each offset must stay below the bound."""
+    for n in rhs.walk():
+        if n.kind in ("call", "mcall") and n.op in SHUFFLES | WAVE_WIDE:
+            offset = shuffle_parts(n)[1]
+            if not n.op.startswith("__shfl_xor") or offset is None or \
+                    (bound is not None and not _below(view, stmt, offset, bound)):
+                return False
+        elif n.kind == "ref" and n.ref != var and not _group_equal(view, n):
+            return False
+    return True
+
+
+def _below(view: FunctionView, stmt: Node, offset: Node, bound: Node) -> bool:
+    """The offset is less than the bound: both constants, or a halving loop's variable that starts at half the
+    bound (`for (m = n >> 1; m > 0; m >>= 1)`)."""
+    o, b = view.const(offset), view.const(bound)
+    if isinstance(o, int) and isinstance(b, int):
+        return o < b
+    ref = strip(offset)
+    for loop in (a for a in view.ancestors(stmt) if a.kind == "for"):
+        parts = _loop_parts(view, loop)
+        if parts is None or parts[0] != ref.ref or parts[2] != "down" or parts[4] is None:
+            continue
+        start = strip(parts[4])
+        if isinstance(parts[1], int) and isinstance(b, int):
+            return parts[1] < b
+        return start.kind == "binop" and len(start.children) == 2 and same_expr(strip(start.children[0]), strip(bound)) \
+            and (start.op, view.const(start.children[1])) in ((">>", 1), ("/", 2))
+    return False
 
 
 def _consumers(fv: FileView, view: FunctionView) -> list[FunctionView]:
@@ -1131,7 +1239,7 @@ def default_width_groups(ctx: RuleContext, params: dict[str, Any]) -> Iterator[M
             base = call.op.removesuffix("_sync")
             if base == "__shfl_up" and _guarded_by_group_lane(view, call):
                 continue
-            if base not in ("__shfl", "__shfl_up"):
+            if base not in ("__shfl", "__shfl_up") or (base == "__shfl" and _group_copies(view, call)):
                 continue
             yield Match(call.loc, {"call": call.op, "what": in_groups, "expr": _spell(facts, call),
                                    "wave": str(target.wave_size),
