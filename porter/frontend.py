@@ -22,7 +22,7 @@ import sys
 import tempfile
 from collections import Counter
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Iterator
 from pathlib import Path
 
@@ -30,8 +30,8 @@ import clang.cindex as ci
 
 from porter import __version__, preamble
 from porter.analysis import SOURCE_SUFFIXES
-from porter.facts import (COMMAND_LINE, CrossLaneCall, Diagnostic, FileFacts, Function, IntLiteral, Launch, Loc,
-                          MacroDef, MacroUse, Node, Param, Recovered, SharedAccess, SharedDecl, Skipped,
+from porter.facts import (COMMAND_LINE, NO_LOC, CrossLaneCall, Diagnostic, FileFacts, Function, IntLiteral, Launch,
+                          Loc, MacroDef, MacroUse, Node, Param, Recovered, SharedAccess, SharedDecl, Skipped,
                           define_conditions, fold_int, names_builtin_width, split_lines,
                           undeclared_identifier)
 from porter.frontend_config import ParseConfig
@@ -1750,10 +1750,23 @@ class _Extractor:
             loc = Loc(self.path, *_file_line_col(where)[1:]) if in_main else Loc(self.path, 1, 1)
             if outside is None:
                 outside = self._outside_include()
-            message = d.spelling if not outside else \
-                f"(message withheld: the file includes {outside}, outside the analyzed folders)"
+            message = d.spelling if not outside else self._withheld(d.spelling, outside)
             out.append(Diagnostic(names.get(severity, "warning"), message, loc))
         return tuple(out)
+
+    def _withheld(self, message: str, outside: str) -> str:
+        """What is kept of a diagnostic of a file that includes text from outside the analyzed folders: an
+        undeclared name the analyzed file spells itself (C10_WARP_SIZE from a header not on -I, which rules read
+        as evidence) reveals nothing from outside, so `use of undeclared identifier 'X'` stays, without clang's
+        suggestion (a name that may come from the outside text); anything else is withheld."""
+        name = undeclared_identifier(Diagnostic("error", message, NO_LOC))
+        if name and name in self._own_words:
+            return f"use of undeclared identifier '{name}'"
+        return f"(message withheld: the file includes {outside}, outside the analyzed folders)"
+
+    @cached_property
+    def _own_words(self) -> frozenset[str]:
+        return frozenset(re.findall(r"\w+", "\n".join(self.lines)))
 
     def _outside_include(self) -> str:
         """The first file the translation unit read from outside the analyzed file's folder (and its includer's,
