@@ -502,3 +502,22 @@ def test_launch_bounds_read_from_a_traits_argument(tmp_path: Path) -> None:
                        "template __global__ void k<Tr<64>>(float*);")
     hit = at(run(path), "LDS-001", 5)
     assert "block 64x1x1 from __launch_bounds__(64)" in hit.message
+
+
+def test_routine_behind_a_forwarding_wrapper_is_judged_as_shared_at_lower_confidence(tmp_path: Path) -> None:
+    """A block routine that only a wrapper passing its own pointer on calls: taken for shared memory with the
+    assumed block, and the finding says so; an access it cannot follow says so under --explain too."""
+    path = SAMPLES / "forwarded_helpers.cuh"
+    f = at(run(path), "LDS-001", line_of(path, "const float a = keys[pos];"))
+    assert "'keys' taken for shared memory" in f.message and "assumed" in f.message
+    assert f.confidence == "low"
+    open_row = kernel_file(tmp_path,
+                           "__device__ void rows(float* part, int n) {",
+                           "  part[threadIdx.x * n] = 1.0f;",
+                           "  __syncthreads();",
+                           "  float v = part[(threadIdx.x % 64) * n];",
+                           "  part[threadIdx.x * n] = v;",
+                           "}",
+                           "__device__ void rows_of(float* part, int n) { rows(part, n); }")
+    u = at(run(open_row, explain=True), "LDS-000", 5)
+    assert "'part' taken for shared memory" in u.message

@@ -449,6 +449,7 @@ class AccessWalker:
                     self.mutations.setdefault(lhs.ref, []).append(n)
         self._loops: dict[int, _Loop | None] = {}
         self._loop_error: dict[int, str] = {}
+        self._parameter_arrays: dict[str, SharedDecl | None] = {}  # see _parameter_array
         self.changing: dict[str, str] = {}  # `u:` symbol -> id of the uniform variable it names, when that
                                             # variable is assigned or changed more than once
         self.block_env = {"bdim.x": block[0], "bdim.y": block[1], "bdim.z": block[2]}
@@ -656,7 +657,22 @@ class AccessWalker:
                             p = None
                         if p is not None:
                             return p.decl
+                    elif n.ref not in self.view.decls and self._param(n, pointer=True) is not None:
+                        hit = self._parameter_array(n, depth)
+                        if hit is not None:
+                            return hit
         return None
+
+    def _parameter_array(self, param: Node, depth: int) -> SharedDecl | None:
+        """The shared array a pointer parameter stands for (its callers' array, or the parameter taken for shared
+        memory), once per parameter and walker: every access and call through it asks."""
+        if param.ref not in self._parameter_arrays:
+            try:
+                p = self._argument(param, depth)
+            except Undetermined:
+                p = None
+            self._parameter_arrays[param.ref] = p.decl if p is not None else None
+        return self._parameter_arrays[param.ref]
 
     def _ops(self, node: Node) -> list[str]:
         """read, write, or both (compound assignment, ++)."""
@@ -962,8 +978,8 @@ class AccessWalker:
         pos = names.index(param.op)
         found: _Ptr | None = None
         sites = list(_call_sites(self.fv, fn.usr))
-        if not sites:
-            return self._uncalled_shared(pos)
+        if unknown_memory(self.ctx, fn.usr, pos):
+            return self._uncalled_shared(pos)  # no caller in the file says what memory it is
         for caller, args in sites:
             if pos >= len(args):
                 return None
@@ -1068,10 +1084,26 @@ class AccessWalker:
             if node.op in ("__lane_id",) and self.wave_size:
                 return ("%", ("+", ("+", "tid.x", ("*", "tid.y", "bdim.x")), ("*", ("*", "tid.z", "bdim.y"), "bdim.x")),
                         self.wave_size)
+            getter = self._getter(node)
+            if getter is not None:
+                return getter[0].expr(getter[1], depth + 1)
             raise Undetermined(f"the result of '{node.op}()'", node)
         if k == "index":
             raise Undetermined("an index loaded from memory", node)
         raise Undetermined(f"a '{k}' expression", node)
+
+    def _getter(self, call: Node) -> "tuple[AccessWalker, Node] | None":
+        """The one argument-less device function a call runs when its body is a single `return` (a lane-id
+        getter, `int getLaneId() { return __lane_id(); }`): its walker and the returned expression, whose value in
+        this thread the call has. None for anything else."""
+        targets = self.fv.targets(call) if call.kind == "call" and not call_args(call) else []
+        if len(targets) != 1 or targets[0] is self.view or targets[0].fn.params or \
+                targets[0].fn.kind not in ("device", "host_device") or targets[0].fn.body is None:
+            return None
+        body = targets[0].fn.body.children
+        if len(body) != 1 or body[0].kind != "return" or not body[0].children:
+            return None
+        return AccessWalker(self.ctx, targets[0], self.block, self.wave_size), body[0].children[0]
 
     def _kernel_argument(self, node: Node) -> str:
         """The spelled path (`params`, `params.shape`) when `node` is a kernel parameter, or a field of one, that the
@@ -1486,6 +1518,30 @@ def communicating_params(ctx: RuleContext, view: FunctionView) -> frozenset[int]
                       lambda: AccessWalker(ctx, view, (1, 1, 1))._communicating_params())
 
 
+def unknown_memory(ctx: RuleContext, usr: str, pos: int) -> bool:
+    """Nothing in the file says what the pointer parameter `pos` of the device function `usr` points to: nobody
+    calls it, or every call passes on the caller's own never-assigned pointer parameter (moved by the same amount
+    in every lane: `listK + start`) of which the same holds in turn, a wrapper that says nothing of the memory.
+    False as soon as one caller up the chain is a kernel (its pointer parameters are global memory) or passes
+    anything else (a __shared__ array is then judged as that caller's). Once per parameter and file."""
+    return ctx.shared(("lds.unknown_memory", usr, pos), lambda: _unknown_memory(ctx, usr, pos, frozenset()))
+
+
+def _unknown_memory(ctx: RuleContext, usr: str, pos: int, seen: frozenset[str]) -> bool:
+    for caller, args in _call_sites(ctx.view, usr):
+        fn = caller.fn
+        if pos >= len(args) or fn.kind not in ("device", "host_device") or fn.usr in seen | {usr} or \
+                caller.depends_on_thread(args[pos]):
+            return False
+        base = _peel(args[pos])
+        while base.children and (base.kind == "cast" or (base.kind == "binop" and base.op in ("+", "-"))):
+            base = _peel(base.children[0])
+        at = AccessWalker(ctx, caller, (1, 1, 1))._param(base, pointer=True) if base.kind == "ref" else None
+        if at is None or not _unknown_memory(ctx, fn.usr, at, seen | {usr}):
+            return False
+    return True
+
+
 def assumed_shared(decl: SharedDecl) -> str:
     """Words for the guess behind an array that is a pointer parameter taken for shared memory ('' for a real
     __shared__ declaration)."""
@@ -1684,7 +1740,7 @@ def function_views(ctx: RuleContext) -> Iterator[FunctionView]:
     for view in views:
         fn = view.fn
         if fn.kind != "kernel" and not (fn.kind in ("device", "host_device") and fn.usr in owners) and \
-                not (communicating_params(ctx, view) and not any(_call_sites(fv, fn.usr))):
+                not any(unknown_memory(ctx, fn.usr, pos) for pos in communicating_params(ctx, view)):
             continue
         if not _shadowed(fn, instantiated):
             yield view

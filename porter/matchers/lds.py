@@ -569,5 +569,6 @@ def undetermined(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
     for (line, col), (u, block) in sorted(fa.unresolved.items()):
         if (line, col) in fa.hits:
             continue  # another instantiation or block resolved it
-        yield Match(loc=_loc(u.node), args={**_array_args(u), "reason": u.reason,
+        guess = assumed_shared(u.decl)
+        yield Match(loc=_loc(u.node), args={**_array_args(u), "reason": f"{u.reason} ({guess})" if guess else u.reason,
                                             "block": _block_text(block)})
