@@ -128,6 +128,17 @@ def test_padding_bypassed_by_a_division_row_is_reported_only_where_it_costs() ->
     assert f"line {line_of(path, 'buf[tx * (TILE_DIM + 1) + ty + j]')} indexes it with the padded row" in g.message
 
 
+def test_flat_buffer_rows_padded_by_a_chunk() -> None:
+    # 32 x (64 + 8) halves filled 16 bytes per lane: the 8-half chunk step also divides 2304 as 256 x (8 + 1),
+    # but an access that steps rows by the padded 72 uses the padding; one that steps them by 64 does not
+    path = SAMPLES / "padded_rows.hip"
+    findings = run(path)
+    used = line_of(path, "stage + (t / 8) * 72 + (t % 8) * 8) = src")
+    assert not [x for x in findings if x.line == used]
+    f = at(findings, "LDS-003", line_of(path, "stage + (t / 8) * 64 + (t % 8) * 8) = src"))
+    assert "sized 2304 = 32 x (64 + 8) but indexed with a row stride of 64" in f.message
+
+
 def test_open_element_type_reached_through_a_dependent_call() -> None:
     # the helper is handed reinterpret_cast<T*>(raw) by a call libclang leaves unresolved; nothing in the file binds
     # T, so the degree is for 4-byte elements, with the 256 threads assumed: both said in the message

@@ -411,12 +411,21 @@ def _unused_padding(accs: list[LdsAccess]) -> dict[int, _Bypass]:
         return out
     n = int(decl.dims[0])  # type: ignore[arg-type]
     for a, ss in strides:
-        for c in sorted({s // elem for s in ss if s % elem == 0}):
-            if c >= 8 and c & (c - 1) == 0 and n % (c + 1) == 0 and n // (c + 1) >= 2:
+        steps = {s // elem for s in ss if s % elem == 0}
+        # a lane stride that is itself a padded row dividing the buffer (72 = 64 + 8 of 32 x 72) means the
+        # access steps rows by the padded width; its smaller strides are column steps within a row
+        padded_rows = {s for s in steps if n % s == 0 and _padded_width(s) is not None}
+        for c in sorted(steps, reverse=True):
+            if any(r > c for r in padded_rows):
+                break
+            if c < 8 or c & (c - 1):
+                continue
+            pad = next((p for p in range(1, min(8, c // 4) + 1) if n % (c + p) == 0 and n // (c + p) >= 2), 0)
+            if pad:
                 padded_line = next((b.node.loc.line for b, bs in strides
-                                    if any(s % ((c + 1) * elem) == 0 for s in bs)), 0)
-                out[id(a.node)] = _Bypass(f"sized {n} = {n // (c + 1)} x ({c} + 1) but indexed with a row stride "
-                                          f"of {c}", padded_line)
+                                    if any(s % ((c + pad) * elem) == 0 for s in bs)), 0)
+                out[id(a.node)] = _Bypass(f"sized {n} = {n // (c + pad)} x ({c} + {pad}) but indexed with a row "
+                                          f"stride of {c}", padded_line)
                 break
     return out
 

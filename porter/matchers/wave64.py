@@ -618,6 +618,20 @@ def _launch_inputs(view: FunctionView, launch: Launch, depth: int = 3) -> list[N
 
 # --------------------------------------------------------------------------------------------------- W64-002
 
+_TILE_WIDTH = re.compile(r"\bthread_block_tile<\s*(\d+)")
+
+
+def _wave_tile(view: FunctionView, target: Target) -> Node | None:
+    """A cooperative-groups tile of the wavefront's width made in the function (`tiled_partition<W>(block)`
+    with W a project constant that is 64 on the target, DeepSpeed's hw_warp_size): its collectives are
+    wavefront-wide, whatever the code calls its lanes."""
+    for call in view.calls(frozenset({"tiled_partition"})):
+        m = _TILE_WIDTH.search(call.type or "")
+        if m is not None and int(m.group(1)) == target.wave_size:
+            return call
+    return None
+
+
 def _wave_dependent_ops(fv: FileView, view: FunctionView) -> Node | None:
     """A call whose result depends on all lanes of the wavefront: ballot, any/all, activemask, match; a mask the
     code narrows to its 32-lane group's 32 bits is left out."""
@@ -667,6 +681,10 @@ def lane_arith_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
         elif reduces:
             reason = f"the WarpReduce at line {reduces[0].decl.line} has the default logical width, all " \
                      f"{target.wave_size} lanes of the wavefront"
+            confidence = "medium"
+        elif (tile := _wave_tile(view, target)) is not None:
+            reason = f"the cooperative-groups tile made at line {tile.loc.line} is {target.wave_size} lanes wide: " \
+                     f"its shuffles and ranks span two of these 32-lane groups"
             confidence = "medium"
         elif mixed is not None:
             reason = f"the same code also numbers lanes by the wavefront " \
