@@ -23,7 +23,10 @@ from porter.findings import Finding
 from porter.lds.access_offsets import ASSUMED_ELEMENT
 from porter.targets import DEFAULT_TARGET
 
-SOURCE_SUFFIXES = (".hip", ".cu", ".cuh", ".cpp", ".cc", ".cxx", ".h", ".hpp", ".hh")
+# a file read in an includer's context: headers, and `.inc` fragments that a source or header includes mid-file
+HEADER_SUFFIXES = (".cuh", ".h", ".hpp", ".hh", ".inc")
+INCLUDER_SUFFIXES = (".cu", ".hip", ".cpp", ".cc", ".cxx")
+SOURCE_SUFFIXES = INCLUDER_SUFFIXES + HEADER_SUFFIXES
 SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", "build", "__pycache__", ".venv", ".tox"}
 
 
@@ -281,7 +284,7 @@ def with_shared_preambles(requests: list[Request], scratch: str) -> list[Request
 def with_includer_contexts(requests: list[Request]) -> list[Request]:
     """The requests, each header that a source file of its tree includes after #include or #define lines told
     to parse after them (porter/includers.py): the macros its includer defines first apply to it."""
-    from porter.includers import HEADER_SUFFIXES, Scanner
+    from porter.includers import Scanner
     from porter.resources import package_path
 
     groups: dict[tuple[str, ...], list[str]] = {}

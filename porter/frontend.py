@@ -1524,6 +1524,9 @@ class _Extractor:
             node = Node("mcall", op=op, type=_type_spelling(c), ref=rid, loc=loc, children=(base,) + args)
         else:
             node = Node("call", op=name, type=_type_spelling(c), ref=rid, loc=loc, children=args)
+        held = self._held_array_use(node, c, loc) if name.startswith("operator") else None
+        if held is not None:
+            return held
         if name in CROSS_LANE_CALLS and self.current_fn:
             self.cross_lane.append(CrossLaneCall(self.current_fn, name, args, loc))
             decl = _referenced(c)
@@ -1531,6 +1534,24 @@ class _Extractor:
             if where is not None and not where.name.startswith(str(STUB_INCLUDE)) and inlined is None:
                 self.project_cross_lane.append(loc)   # the project's own wrapper, not HIP's intrinsic
         return node
+
+    def _held_array_use(self, node: Node, c: ci.Cursor, loc: Loc) -> Node | None:
+        """A __shared__ array wrapper (see _held_array) used as the array it holds: `s[i]` through its
+        `operator[]` becomes the subscript, `T* p = s` through its `operator T*` the array's decay."""
+        base = node.children[0] if node.children else None
+        while base is not None and base.kind == "cast" and base.op == "implicit" and base.children:
+            base = base.children[0]
+        decl = self.shared_refs.get(base.ref) if base is not None and base.kind == "ref" else None
+        if decl is None or not decl.dims or base.type.rstrip(" &").endswith("]"):
+            return None
+        if node.op == "operator[]" and len(node.children) == 2:
+            index = Node("index", type=node.type, ref=str(_size(c.type) or ""), loc=loc,
+                         children=(base, node.children[1]))
+            self._maybe_shared_access(index)
+            return index
+        if len(node.children) == 1 and node.type.endswith("*"):
+            return Node("cast", op="implicit", type=node.type, loc=loc, children=(base,))
+        return None
 
     def _through_wrapper(self, ref: ci.Cursor, args: list[Node | None], loc: Loc
                          ) -> tuple[str, tuple[Node, ...]] | None:
@@ -1647,6 +1668,9 @@ class _Extractor:
         while t._kind_id in _ARRAY_TYPE_KINDS:
             dims.append(t.get_array_size() if t._kind_id == _CONSTANT_ARRAY else None)
             t = t.element_type
+        held = _held_array(t) if not dims else None
+        if held is not None:
+            t, dims = held[0], [held[1]]
         elem_bytes = _size(t)
         total = None
         if elem_bytes and dims and all(d is not None for d in dims):
@@ -2115,6 +2139,28 @@ def _macro_int_value(body: list[str]) -> int | None:
     if len(toks) == 1:
         return _parse_int(toks[0])
     return None
+
+
+def _held_array(t: ci.Type) -> tuple[ci.Type, int] | None:
+    """(element type, length) of the one array a class holds (`uninitialized_array<T, N>`, read through its
+    `operator[]` or `operator T*`). Raw storage (`alignas(T) unsigned char data_[N * sizeof(T)]`) holds the
+    class's first type argument. None for other types and for a class template pattern (no fields yet)."""
+    record = t.get_canonical()
+    if record.kind != ci.TypeKind.RECORD:
+        return None
+    fields = list(record.get_fields())
+    if len(fields) != 1 or fields[0].type.get_canonical().kind != ci.TypeKind.CONSTANTARRAY:
+        return None
+    storage = fields[0].type.get_canonical()
+    elem, count = storage.element_type, storage.element_count
+    if _size(elem) == 1:
+        held = next((a for a in (record.get_template_argument_type(i)
+                                 for i in range(max(record.get_num_template_arguments(), 0)))
+                     if a.kind != ci.TypeKind.INVALID), None)
+        width = _size(held) if held is not None else None
+        if held is not None and width and count % width == 0:
+            return held, count // width
+    return elem, count
 
 
 def _size(t: ci.Type) -> int | None:

@@ -20,10 +20,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from porter import preamble
-from porter.analysis import SKIP_DIRS
-
-HEADER_SUFFIXES = (".cuh", ".h", ".hpp", ".hh")
-INCLUDER_SUFFIXES = (".cu", ".hip", ".cpp", ".cc", ".cxx")
+from porter.analysis import HEADER_SUFFIXES, INCLUDER_SUFFIXES, SKIP_DIRS
 
 MAX_WALK = 5000          # source files looked at per tree: a checkout's root on -I must not cost seconds
 MAX_READ = 1 << 18       # bytes of a file read for its directives

@@ -114,3 +114,15 @@ def test_headers_with_a_context_skip_the_shared_preamble(tmp_path: Path) -> None
     by_name = {Path(r.path).name: r.config for r in work}
     assert by_name["h0.cuh"].preamble_includes == 1 and not by_name["h0.cuh"].context
     assert by_name["quant.cuh"].context and by_name["quant.cuh"].preamble_includes == 0
+
+
+def test_an_inc_fragment_is_analyzed_like_a_header(tmp_path: Path) -> None:
+    """A `.inc` file that a source includes mid-file is a header by another name: accepted alone, read in its
+    includer's context (the compatibility macro clears it) and reported in its own lines when nothing maps."""
+    (tmp_path / "compat.cuh").write_text(COMPAT)
+    (tmp_path / "quant.hpp.inc").write_text(HEADER)
+    (tmp_path / "quant.cu").write_text(SOURCE.replace('"quant.cuh"', '"quant.hpp.inc"').format(extra=""))
+    assert _w64_003([str(tmp_path / "quant.hpp.inc")]) == []
+    (tmp_path / "quant.cu").write_text(SOURCE.replace('"quant.cuh"', '"quant.hpp.inc"')
+                                       .replace('#include "compat.cuh"\n', "#define GROUP 4\n").format(extra=""))
+    assert _w64_003([str(tmp_path / "quant.hpp.inc")]) == [("quant.hpp.inc", 3), ("quant.hpp.inc", 4)]

@@ -532,3 +532,26 @@ def test_routine_behind_a_forwarding_wrapper_is_judged_as_shared_at_lower_confid
                            "__device__ void rows_of(float* part, int n) { rows(part, n); }")
     u = at(run(open_row, explain=True), "LDS-000", 5)
     assert "'part' taken for shared memory" in u.message
+
+
+def test_a_shared_array_wrapper_is_the_array_it_holds(tmp_path: Path) -> None:
+    """`__shared__ raw_array<double, 256>` (byte storage sized N * sizeof(T), read through `T& operator[]`) is
+    256 doubles: its accesses are 8-byte ones; the declaration's facts say so too."""
+    path = kernel_file(
+        tmp_path,
+        "template <typename T, int N> struct raw_array {",
+        "  __device__ T &operator[](int i) { return reinterpret_cast<T *>(data_)[i]; }",
+        "  alignas(T) unsigned char data_[N * sizeof(T)];",
+        "};",
+        "__global__ void k(double *out) {",
+        "  __shared__ raw_array<double, 256> s;",
+        "  s[threadIdx.x] = out[threadIdx.x];",
+        "  __syncthreads();",
+        "  out[threadIdx.x] = s[16 * threadIdx.x];",
+        "}")
+    facts = analyze_file(path, make_config(target="gfx942"))
+    decl = next(d for d in facts.shared if d.name == "s")
+    assert (decl.elem_type, decl.elem_bytes, decl.dims) == ("double", 8, (256,))
+    findings = run(path)
+    assert "ds_read_b64" in at(findings, "LDS-001", 10).message
+    assert not [f for f in findings if f.line == 8]
