@@ -24,6 +24,7 @@ from porter.analysis import HEADER_SUFFIXES, INCLUDER_SUFFIXES, SKIP_DIRS
 
 MAX_WALK = 5000          # source files looked at per tree: a checkout's root on -I must not cost seconds
 MAX_READ = 1 << 18       # bytes of a file read for its directives
+MAX_CHAIN = 3            # headers between a header and the source whose context it is read in
 MAX_REACH = 400          # headers followed when checking that a context does not include the header itself
 
 # comments are blanked (newlines kept) before directives are read; strings and character literals are skipped so
@@ -52,6 +53,8 @@ class Context:
     includer: str                 # the source file whose context it is
     line: int                     # the line of its #include of the header
     text: str                     # the virtual header: the includer's directives before that line
+    opened: tuple[str, ...] = ()  # those lines before the #endif lines that close what they open
+    depth: int = 0                # how many conditionals they leave open
 
     @property
     def label(self) -> str:
@@ -95,7 +98,7 @@ class Scanner:
         self.include_dirs = [os.path.abspath(d) for d in include_dirs]
         self.system_dirs = [os.path.abspath(d) for d in system_dirs]
         self._directives: dict[str, list[Directive]] = {}
-        self._walks: dict[str, list[str]] = {}
+        self._walks: dict[str, tuple[list[str], list[str]]] = {}
         self._include_lines: dict[str, list[tuple[str, bool, int]]] = {}
         self._resolved: dict[tuple[str, bool, str], str | None] = {}
         self._reached: dict[str, frozenset[str]] = {}
@@ -152,15 +155,24 @@ class Scanner:
         return max(above, key=len) if above else folder
 
     def sources(self, root: str) -> list[str]:
+        return self._walk(root)[0]
+
+    def headers(self, root: str) -> list[str]:
+        return self._walk(root)[1]
+
+    def _walk(self, root: str) -> tuple[list[str], list[str]]:
+        """The source files and the headers of a tree, at most MAX_WALK of each."""
         hit = self._walks.get(root)
         if hit is None:
-            hit = []
+            sources: list[str] = []
+            headers: list[str] = []
             for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
                 dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("."))
-                hit += [os.path.join(dirpath, n) for n in sorted(filenames) if n.endswith(INCLUDER_SUFFIXES)]
-                if len(hit) >= MAX_WALK:
+                sources += [os.path.join(dirpath, n) for n in sorted(filenames) if n.endswith(INCLUDER_SUFFIXES)]
+                headers += [os.path.join(dirpath, n) for n in sorted(filenames) if n.endswith(HEADER_SUFFIXES)]
+                if len(sources) >= MAX_WALK:
                     break
-            self._walks[root] = hit = hit[:MAX_WALK]
+            self._walks[root] = hit = (sources[:MAX_WALK], headers[:MAX_WALK])
         return hit
 
     def contexts(self, headers: Iterable[str], also: Iterable[str] = ()) -> dict[str, Context]:
@@ -177,30 +189,52 @@ class Scanner:
             folder = os.path.dirname(source)
             for name, angled, line in self._includes(source):
                 target = self.resolve(name, angled, folder)
-                if target is not None and target in wanted:
+                if target is not None:
                     sites.setdefault(target, []).append((source, line))
+        by_headers: dict[str, list[tuple[str, int]]] = {}
+        for header in sorted({h for r in roots for h in self.headers(r)} if not set(wanted) <= set(sites) else ()):
+            for name, angled, line in self._includes(header):
+                target = self.resolve(name, angled, os.path.dirname(header))
+                if target is not None and target != header:
+                    by_headers.setdefault(target, []).append((header, line))
         out: dict[str, Context] = {}
-        for target, found in sites.items():
-            stem = os.path.splitext(os.path.basename(target))[0]
-            folder = os.path.dirname(target)
-            # the header's own source first (clamp.cu for clamp.cuh), then its folder's, then the rest by name
-            found.sort(key=lambda s: (os.path.splitext(os.path.basename(s[0]))[0] != stem,
-                                      os.path.dirname(s[0]) != folder, s))
-            for source, line in found:
-                got = self._context(source, line, target)
-                if got is not None:
-                    if got.text:
-                        out[wanted[target]] = got
-                    break
+        for target in wanted:
+            got = self._first_context(target, sites, by_headers)
+            if got is not None and got.text:
+                out[wanted[target]] = got
         return out
 
-    def _context(self, source: str, line: int, header: str) -> Context | None:
+    def _first_context(self, target: str, sites: dict[str, list[tuple[str, int]]],
+                       by_headers: dict[str, list[tuple[str, int]]], depth: int = 0) -> Context | None:
+        """The context of the first usable include of `target` by a source (`sites`); for a header no source
+        includes directly (cuda/commands.h behind a routing header that includes the project's macros first),
+        that of a header of its tree that includes it (`by_headers`), read in its own includer's context in turn
+        (MAX_CHAIN deep)."""
+        found = list(sites.get(target, []))
+        if not found and depth < MAX_CHAIN:
+            found = list(by_headers.get(target, []))
+        stem = os.path.splitext(os.path.basename(target))[0]
+        folder = os.path.dirname(target)
+        # the header's own source first (clamp.cu for clamp.cuh), then its folder's, then the rest by name
+        found.sort(key=lambda s: (os.path.splitext(os.path.basename(s[0]))[0] != stem,
+                                  os.path.dirname(s[0]) != folder, s))
+        for source, line in found:
+            outer = None
+            if source.endswith(HEADER_SUFFIXES):
+                outer = self._first_context(source, sites, by_headers, depth + 1)
+            got = self._context(source, line, target, outer)
+            if got is not None:
+                return got
+        return None
+
+    def _context(self, source: str, line: int, header: str, outer: Context | None = None) -> Context | None:
         """The context of the include on `line` of `source`; None when its includes reach the header itself
         (its guard would then hide the header's text from the parse) or the line is no include after all (one in
         a comment). An include that is found nowhere is left out (the parse would stop at it), except a system
         header's name (<cstdint>, <stdio.h>). The context is empty when it says nothing the header does not say
         itself: no #define or #undef, and no include of a project file other than what the header's own leading
-        includes read (a shared preamble then still serves the header, see analysis.with_shared_preambles)."""
+        includes read (a shared preamble then still serves the header, see analysis.with_shared_preambles).
+        `outer` is the context `source` itself, a header, is read in: its lines come first."""
         folder = os.path.dirname(source)
         found = self.directives_of(source)
         index = next((i for i, d in enumerate(found) if d.line == line and d.include is not None), None)
@@ -208,7 +242,7 @@ class Scanner:
             return None
         kept: list[Directive] = []
         own: set[str] | None = None       # what the header's leading includes read, when first needed
-        says = False
+        says = bool(outer and outer.text)
         depth = 0
         for d in found[:index]:
             if d.include is not None:
@@ -226,8 +260,10 @@ class Scanner:
         if not says:
             return Context(source, line, "")
         # the include may sit inside conditionals: close them, so that the header's own text is read unchanged
-        lines = [d.text for d in kept] + ["#endif"] * max(depth, 0)
-        return Context(source, line, "".join(t + "\n" for t in lines))
+        lines = [*(outer.opened if outer else ()), *(d.text for d in kept)]
+        depth += outer.depth if outer else 0
+        return Context(source, line, "".join(t + "\n" for t in lines + ["#endif"] * max(depth, 0)), tuple(lines),
+                       depth)
 
     def _leading_reach(self, header: str) -> set[str]:
         """The files the header's leading #include lines read, directly or through others."""

@@ -126,3 +126,21 @@ def test_an_inc_fragment_is_analyzed_like_a_header(tmp_path: Path) -> None:
     (tmp_path / "quant.cu").write_text(SOURCE.replace('"quant.cuh"', '"quant.hpp.inc"')
                                        .replace('#include "compat.cuh"\n', "#define GROUP 4\n").format(extra=""))
     assert _w64_003([str(tmp_path / "quant.hpp.inc")]) == [("quant.hpp.inc", 3), ("quant.hpp.inc", 4)]
+
+
+def test_a_header_behind_a_routing_header_gets_its_context(tmp_path: Path) -> None:
+    """No source includes impl/ops.cuh itself: route.cuh includes the project's macros first, then it, so
+    ops.cuh is read after route.cuh's lines (themselves after the source's); a header no file includes gets none."""
+    (tmp_path / "impl").mkdir()
+    (tmp_path / "macros.cuh").write_text("#pragma once\n#define DEV __device__\n")
+    (tmp_path / "route.cuh").write_text('#pragma once\n#include "macros.cuh"\n#ifdef __HIPCC__\n'
+                                        '#include "impl/ops.cuh"\n#endif\n')
+    (tmp_path / "impl" / "ops.cuh").write_text("#pragma once\nDEV inline int twice(int x) { return 2 * x; }\n")
+    (tmp_path / "impl" / "alone.cuh").write_text("#pragma once\n")
+    (tmp_path / "main.cu").write_text('#define FROM_MAIN 1\n#include "route.cuh"\n')
+    ops, alone = str(tmp_path / "impl" / "ops.cuh"), str(tmp_path / "impl" / "alone.cuh")
+    got = Scanner([str(tmp_path)]).contexts([ops, alone])      # the -I folder above both is their tree
+    assert set(got) == {ops}
+    ctx = got[ops]
+    assert (Path(ctx.includer).name, ctx.line) == ("route.cuh", 4)
+    assert ctx.text == '#define FROM_MAIN 1\n#include "macros.cuh"\n#ifdef __HIPCC__\n#endif\n'

@@ -1970,7 +1970,8 @@ def warpsize_constant(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Matc
     for m in [*_torch_width_constant(facts, target),
               *_warpsize_constant_in_lost_lines(facts, target, use),
               *_warpsize_bound_in_templates(facts, target, use),
-              *_warpsize_constant_in_uninstantiated(facts, target, use)]:
+              *_warpsize_constant_in_uninstantiated(facts, target, use),
+              *_warpsize_in_constexpr_text(facts, target, use)]:
         if _text(facts, m.loc) == "warpSize" and width_shadowed_at(facts, facts.path, m.loc.line):
             continue   # a project constant of that name (`const int warpSize = 64;`), not the builtin
         if (m.loc.line, m.loc.col) not in seen:   # a template's line libclang could not parse comes twice
@@ -2117,6 +2118,34 @@ def _warpsize_constant_in_uninstantiated(facts: FileFacts, target: Target, use: 
                     yield Match(Loc(facts.path, i, u.start() + 1, i, u.end() + 1),
                                 {"use": f"'{u.group(0)}' in {what} in template '{fn.name}', which the file never "
                                         f"instantiates", "wave": str(target.wave_size)}, confidence="medium")
+
+
+_CONSTEXPR_FUNCTION = re.compile(r"\bconstexpr\b[^;=]*\b[A-Za-z_]\w*\s*\(")
+
+
+def _warpsize_in_constexpr_text(facts: FileFacts, target: Target, use: re.Pattern[str]) -> Iterator[Match]:
+    """What clang leaves unchecked outside templates: a constexpr variable or static_assert in a scope libclang
+    dropped (a class whose base is declared in a header not read) and the body of a constexpr function (clang
+    checks a call only where a constant is needed, often in another file). A constexpr initializer or a value a
+    constexpr function returns built from the run-time width cannot be constant in ROCm 7, nor on the host pass,
+    which has no warpSize at all. Preprocessor branches the parse skipped are left out."""
+    skipped = set(facts.inactive_lines)
+    constexpr_bodies = {i for fn in facts.functions if fn.loc.path == facts.path and 0 < fn.loc.line <= len(facts.lines)
+                        and _CONSTEXPR_FUNCTION.search(_code(" ".join(facts.lines[fn.loc.line - 1:fn.loc.line + 1])))
+                        for i in range(fn.loc.line, min(fn.loc.end_line, len(facts.lines)) + 1)}
+    for i, line in enumerate(facts.lines, 1):
+        code = _code(line)
+        if i in skipped or code.lstrip().startswith("#"):
+            continue
+        if i in constexpr_bodies:
+            spans = [(0, len(code), "the body of a constexpr function")]
+        else:
+            spans = [(m.start(1), m.end(1), "a constant expression") for m in _CONSTEXPR_INIT.finditer(code)]
+        for start, end, what in spans:
+            for u in use.finditer(code, start, end):
+                yield Match(Loc(facts.path, i, u.start() + 1, i, u.end() + 1),
+                            {"use": f"'{u.group(0)}' in {what}, which clang did not check here",
+                             "wave": str(target.wave_size)}, confidence="medium")
 
 
 def _code(line: str) -> str:
