@@ -67,6 +67,8 @@ class Param:
     type: str
     canonical: str = ""     # the type with typedefs resolved (llm.c's `floatX*` -> `__hip_bfloat16 *`), if different
     default: int | None = None   # an integer literal default (`int width = 32`)
+    ref: str = ""           # the id a use names it by (Node.ref)
+    loc: Loc | None = None  # where it is declared: the line to change when its type is wrong
 
 
 @dataclass(frozen=True, slots=True)

@@ -1144,7 +1144,8 @@ class _Extractor:
         else:
             fkind = "host"
         fid = self._id(c)
-        params = tuple(Param(_spelling(ch), _type_spelling(ch), _canonical_spelling(ch), _literal_default(ch))
+        params = tuple(Param(_spelling(ch), _type_spelling(ch), _canonical_spelling(ch), _literal_default(ch),
+                             self._id(ch), self.loc(ch))
                        for ch in children if _kind(ch) == "PARM_DECL")
         tparams = [_spelling(ch) for ch in children if _kind(ch).startswith("TEMPLATE_")
                    and _kind(ch).endswith("_PARAMETER")]

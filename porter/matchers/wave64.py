@@ -914,11 +914,15 @@ def _written(node: Node) -> Node:
 
 
 def _mask_def_site(facts: FileFacts, view: FunctionView, written: Node, macros: dict[str, Any]) -> Loc | None:
-    """Where a 32-bit mask passed by name is defined in this file: the variable's declaration or the macro."""
+    """Where a 32-bit mask passed by name is defined in this file: the variable's or parameter's declaration, or
+    the macro."""
     if written.kind == "ref":
         decl = view.decls.get(written.ref)
         if decl is not None:
             return decl.loc
+        param = next((p for p in view.fn.params if p.ref and p.ref == written.ref), None)
+        if param is not None and param.loc is not None:
+            return param.loc if param.loc.path == facts.path else None
         glob = next((g for g in facts.globals if g.ref == written.ref), None)
         return glob.loc if glob is not None and glob.loc.path == facts.path else None
     macro = macros.get(written.macro)

@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 template <typename T>
+// expect: W64-003
 MISSING_DEVICE_QUALIFIER T reduce_sum(T value, uint32_t active_mask = 0xffffffffu) {
   for (int mask = 16; mask > 0; mask >>= 1)
     // expect: W64-003
