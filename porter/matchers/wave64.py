@@ -2167,6 +2167,12 @@ _ROCM_WAVE = r"\bHIPCUB_(?:DEVICE_)?WARP_THREADS\b|\brocprim::(?:device_)?warp_s
 # Macros that one compilation pass defines and the other does not: a branch they decide differs between passes.
 _PASS_MACRO = re.compile(rf"{_ARCH_MACRO.pattern}|\b__HIP_DEVICE_COMPILE__\b|\b__AMDGCN__\b|\b__AMDGPU__\b")
 _DIRECTIVE = re.compile(r"^\s*#\s*(if|ifdef|ifndef|elif|else|endif|define)\b\s*(\w*)")
+# GPU architecture macros the host pass never defines (__AMDGCN_WAVEFRONT_SIZE it does: a fixed 64).
+_GPU_ARCH = re.compile(r"\b(__GFX\d+__|__gfx\d+\w*__)\b")
+# A test that only such macros decide (`#if defined(__GFX8__) || defined(__GFX9__)`): false in the host pass.
+_HOST_FALSE_TEST = re.compile(rf"^\s*#\s*(?:(?:if|elif)(?:[\s()|]|\bdefined\b|{_GPU_ARCH.pattern})+|ifdef\s+{_GPU_ARCH.pattern}\s*)$")
+# A line that stops the compilation that reaches it.
+_BUILD_STOP = re.compile(r"^\s*#\s*error\b|\bstatic_assert\s*\(\s*(?:false|0)\s*[,)]")
 
 
 def _code_lines(facts: FileFacts) -> Iterator[tuple[int, str]]:
@@ -2265,6 +2271,41 @@ def _torch_width_in_host(facts: FileFacts, in_host: Callable[[int], bool], wave:
                                                  "right in device code")
 
 
+@dataclass
+class _ArchChain:
+    """One #if chain, as the host pass sees it."""
+    test: Loc | None        # the first test, while every test so far is false in the host pass
+    arch: str = ""
+    in_else: bool = False
+    stop: int = 0           # the first stopping line of its #else
+
+
+def _host_branch_stops(facts: FileFacts, lines: list[tuple[int, str]], inactive: set[int],
+                       wave: str) -> Iterator[Match]:
+    """An #if chain that only GPU architecture macros decide, whose #else stops the build (`#error`,
+    `static_assert(false)`): the host pass defines no architecture, takes that #else and fails, on gfx942 too.
+    Reported at the first test, the line to change."""
+    chains: list[_ArchChain] = []   # per #if nesting level
+    for i, code in lines:
+        d = _DIRECTIVE.match(code)
+        word = d.group(1) if d else ""
+        arch = _GPU_ARCH.search(code) if word and _HOST_FALSE_TEST.match(code) and i not in inactive else None
+        if word in ("if", "ifdef", "ifndef"):
+            chains.append(_ArchChain(Loc(facts.path, i, arch.start() + 1, i, arch.end() + 1) if arch else None,
+                                arch.group(1) if arch else ""))
+        elif word == "elif" and chains and arch is None:
+            chains[-1].test = None
+        elif word == "else" and chains:
+            chains[-1].in_else = True
+        elif word == "endif" and chains:
+            chain = chains.pop()
+            if chain.test is not None and chain.stop:
+                yield Match(chain.test, {"what": f"'{chain.arch}' is never defined in the host pass, which takes "
+                                                 f"the #else branch and stops at line {chain.stop}", "wave": wave})
+        elif chains and chains[-1].in_else and not chains[-1].stop and i not in inactive and _BUILD_STOP.search(code):
+            chains[-1].stop = i
+
+
 def _host_uses(facts: FileFacts, chosen: set[str], bodies: dict[str, str],
                in_host: Callable[[int], bool]) -> list[MacroUse]:
     """Uses in host code, in order, of the macros `chosen` or of a macro of `bodies` whose body names one of them."""
@@ -2320,6 +2361,7 @@ def wavefront_macro_host(ctx: RuleContext, params: dict[str, Any]) -> Iterator[M
             yield Match(u.loc, {"what": f"host code uses {u.name}, chosen by '{arch}' (line {loc.line})",
                                 "wave": wave})
     yield from _header_arch_macros_in_host(facts, in_host, wave)
+    yield from _host_branch_stops(facts, lines, inactive, wave)
     for view in (v for v in ctx.view.views if v.fn.kind == "host"):
         for node in view.nodes():
             if node.kind == "ref" and node.op == "warpSize" and view.const(node) == W:
