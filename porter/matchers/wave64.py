@@ -21,7 +21,7 @@ from porter.fact_queries import (BIT_OPS_32, LANE32, LANEW, MASK_PRODUCERS, SHUF
                        device_wave_vars, host_wave_value, involves_device_wave, is_32bit_int, is_64bit,
                        is_device_wave_query, same_expr, shuffle_parts, strip, undeclared_shuffle,
                        undeclared_warp_reduce, width_shadowed_at)
-from porter.lds.access_offsets import param_derefs
+from porter.lds.access_offsets import param_derefs, uses_dim
 from porter.rule_context import RuleContext
 from porter.targets import Target
 
@@ -991,18 +991,22 @@ def _instantiated_patterns(fv: FileView) -> set[int]:
     return {id(v) for v in fv.views if v.fn.is_template and v.fn.name in instantiated}
 
 
+def _guarding_conditions(view: FunctionView, node: Node) -> Iterator[Node]:
+    """The condition of each `if (c)`, `c ? node : ...` or `c && node` whose then-branch holds `node`."""
+    below = node
+    for anc in view.ancestors(node):
+        if len(anc.children) >= 2 and anc.children[1] is below and (
+                anc.kind in ("if", "cond") or (anc.kind == "binop" and anc.op == "&&")):
+            yield anc.children[0]
+        below = anc
+
+
 def _thread_bounds(view: FunctionView, call: Node) -> Iterator[tuple[Node, int | str | None]]:
     """(the comparison, the largest thread index it lets through) of each `if (x < n)` / `if (x <= n)` whose
     then-branch holds the call (or `x < n ? call : ...`, `x < n && call`), with x a thread index: n a constant
     (an int, or W-1 for `x < warpSize`), or None for a bound not known before run time (blockDim.x / warpSize)."""
-    below = call
-    for anc in view.ancestors(call):
-        guarded = len(anc.children) >= 2 and anc.children[1] is below and (
-            anc.kind in ("if", "cond") or (anc.kind == "binop" and anc.op == "&&"))
-        below = anc
-        if not guarded:
-            continue
-        for n in anc.children[0].walk():
+    for cond in _guarding_conditions(view, call):
+        for n in cond.walk():
             if n.kind == "binop" and n.op in ("<", "<=") and len(n.children) == 2 \
                     and view.depends_on_thread(n.children[0]):
                 bound = view.const(n.children[1])
@@ -1233,6 +1237,7 @@ def default_width_groups(ctx: RuleContext, params: dict[str, Any]) -> Iterator[M
                 "effect": f"a caller that leaves the width out shuffles within 32-lane groups, not the "
                           f"{target.wave_size}-lane wavefront"}, confidence="medium",
                 suggestion=f"Default '{param.name}' to warpSize.")
+        yield from _wave_trees_for_32(ctx, view)
         consumers = _consumers(fv, view)
         if not _group_organized(consumers) or _wave_organized(consumers):
             continue
@@ -1267,6 +1272,54 @@ def default_width_groups(ctx: RuleContext, params: dict[str, Any]) -> Iterator[M
                                    "wave": str(target.wave_size),
                                    "effect": "the second group of each wavefront reads lanes of the first"},
                         edits=_append_width(facts, call))
+
+
+def _wave_trees_for_32(ctx: RuleContext, view: FunctionView) -> Iterator[Match]:
+    """A shuffle tree that starts at warpSize / 2, in place or in a function called, run only by the first 32
+    threads (`if (tid < 32)`: the last step of a block reduction written for 32-lane warps). Its width is the
+    default, the whole wavefront, but the group that runs it is 32 threads: on a 64-lane wavefront the first step
+    reads lanes 32-63, which are inactive in that branch. A block with a y extent is not judged (threadIdx.x < 32
+    may then hold every lane)."""
+    facts, wave, fv = ctx.facts, ctx.target.wave_size, ctx.view
+    if uses_dim(view.fn, "y"):
+        return
+    trees = {id(n): n for n in view.nodes() if _wave_tree(view, n)}
+    calls = {id(c): (c, t) for c in view.calls() if (t := next((t for t in _tree_callees(fv, c)), None)) is not None}
+    for node, callee in [*((n, None) for n in trees.values()), *calls.values()]:
+        guard = next(((test, last) for test, last in _thread_bounds(view, node)
+                      if isinstance(last, int) and last < 32 and view.lane_class(test.children[0]) == TID), None)
+        if guard is None:
+            continue
+        test, last = guard
+        if callee is None:
+            shuffle = next(n for n in node.walk() if n.kind in ("call", "mcall") and "shfl" in n.op)
+            expr, tree = _spell(facts, shuffle), f"steps a shuffle tree from warpSize / 2 (line {node.loc.line})"
+        else:
+            expr, tree = _spell(facts, node), f"calls '{callee[0].fn.name}', whose shuffle tree starts at warpSize / 2 " \
+                                              f"(line {callee[1].loc.line} of {Path(callee[1].loc.path).name}),"
+        yield Match(node.loc, {
+            "expr": expr, "wave": str(wave),
+            "what": f"{tree} with only threads 0-{last} active ('{_spell(facts, test)}' at line "
+                    f"{test.loc.line})",
+            "effect": f"the tree spans the {wave}-lane wavefront, so its first step adds values from lanes "
+                      f"32-{wave - 1}, which do not run this branch: their registers hold no partial"},
+            confidence="medium", suggestion="Start the tree at 16 (or pass width 32) for a 32-thread group, or let "
+                                            "the whole first wavefront run it (tid < warpSize).")
+
+
+def _wave_tree(view: FunctionView, node: Node) -> bool:
+    """A halving loop from warpSize / 2 whose body shuffles (a wavefront-wide reduction tree)."""
+    parts = _loop_parts(view, node) if node.kind == "for" else None
+    return parts is not None and parts[1] == W_HALF and parts[2] == "down" and any(
+        n.kind in ("call", "mcall") and "shfl" in n.op for n in parts[3].walk())
+
+
+def _tree_callees(fv: FileView, call: Node) -> Iterator[tuple[FunctionView, Node]]:
+    """(function, loop) for each function a call may run that holds a wavefront-wide reduction tree."""
+    for callee in fv.targets(call):
+        loop = next((n for n in callee.nodes() if _wave_tree(callee, n)), None)
+        if loop is not None:
+            yield callee, loop
 
 
 def _narrow_default_widths(view: FunctionView) -> Iterator[tuple[Node, Param]]:
@@ -1389,6 +1442,7 @@ def per_warp_array_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Matc
                                                     f"32-lane warps: half of the slots are never written",
                                             "wave": str(target.wave_size)})
         yield from _lanes_past_partials(ctx, view, shared_decls)
+        yield from _lane_indexed_scratch(ctx, view)
         for node, twin in _counts_32_lanes(facts, view, _wave_products(ctx, [view])):
             yield Match(node.loc, {"what": f"'{_spell(facts, node)}' sizes for a warp of 32 lanes what the code "
                                            f"covers with '{_spell(facts, twin)}' (line {twin.loc.line}), a "
@@ -1422,6 +1476,108 @@ def _lanes_past_partials(ctx: RuleContext, view: FunctionView, decls: dict[str, 
                                     f"('{_spell(facts, a.indices[0])}' is a wavefront lane id, 0-{wave - 1}), but "
                                     f"'{a.array}' holds {slots} per-warp partials{spelled} and nothing keeps lanes "
                                     f"{slots}-{wave - 1} out: they read past the array", "wave": str(wave)})
+
+
+def _lane_indexed_scratch(ctx: RuleContext, view: FunctionView) -> Iterator[Match]:
+    """`__shared__ T buf[32]` handed to a function (the file's or a project header's, directly or through calls
+    that pass the pointer on) that subscripts it at a wavefront lane id (`threadIdx.x % warpSize`, 0-63) with
+    nothing keeping the lanes past the array out: lanes 32-63 reach past its end. 32 is both the per-warp slot
+    count of a 1024-thread block and the warp width on NVIDIA, so one buffer serves as per-warp partials and as
+    one slot per lane there; on a 64-lane wavefront the second use needs 64. Reported at the declaration, the
+    line to change; a buffer only ever indexed by warp ids (16 in a 1024-thread block) is not."""
+    facts, wave, fv = ctx.facts, ctx.target.wave_size, ctx.view
+    arrays = {s.ref: s for s in facts.shared if s.function == view.fn.usr and len(s.dims) == 1
+              and isinstance(s.dims[0], int)}
+    reported: set[str] = set()
+    for call in view.calls():
+        for pos, arg in enumerate(call_args(call)):
+            base, pointee = _passed_pointer(arg)
+            shared = arrays.get(base.ref) if base is not None else None
+            if shared is None or shared.ref in reported:
+                continue
+            slots, cast = shared.dims[0], bool(pointee and shared.elem_bytes and pointee != shared.elem_bytes)
+            if cast:   # reinterpret_cast<int64_t*>(words) of uint32_t words[64]: 32 elements of the cast type
+                slots = slots * shared.elem_bytes // pointee
+            hit = _lane_subscript(fv, call, pos, slots, wave, ()) if slots < wave else None
+            if hit is None:
+                continue
+            reported.add(shared.ref)
+            callee, subscript, param, index, through = hit
+            via = f" (which passes it on to '{callee.fn.name}')" if through else ""
+            held = f"{slots} entries" if not cast else \
+                f"{slots} entries of {pointee} bytes as it is cast ({shared.dims[0]} of {shared.elem_bytes} declared)"
+            yield Match(shared.loc, {
+                "what": f"'{shared.name}' holds {held}, but '{call.op}'{via} subscripts it ('{param}') at {index} "
+                        f"(line {subscript.loc.line} of {Path(subscript.loc.path).name}), a wavefront lane id "
+                        f"(0-{wave - 1}): lanes {slots}-{wave - 1} of the {wave}-lane wavefront reach past the array",
+                "wave": str(wave)})
+
+
+def _passed_pointer(arg: Node) -> tuple[Node | None, int | None]:
+    """The variable an argument passes as a pointer, through casts, and the element size of a pointer cast on
+    the way (`reinterpret_cast<double*>(buf)`: 8), if any."""
+    node, pointee = arg, None
+    while node.kind == "cast" and node.children:
+        if node.op not in ("implicit", "functional") and node.ref and node.ref.isdigit() and pointee is None:
+            pointee = int(node.ref)
+        node = node.children[0]
+    return (node, pointee) if node.kind == "ref" else (None, None)
+
+
+def _lane_subscript(fv: FileView, call: Node, pos: int, slots: int, wave: int,
+                    through: tuple[str, ...]) -> tuple[FunctionView, Node, str, str, tuple[str, ...]] | None:
+    """(function, subscript, pointer name, index name, functions passed through) of the first subscript of
+    argument `pos` of `call` at a wavefront lane id that may reach `slots` or beyond, in the called function or
+    in those it passes the pointer on to unchanged (three calls deep)."""
+    for callee in fv.targets(call):
+        params = callee.fn.params
+        if pos >= len(params) or "*" not in params[pos].type or callee.fn.body is None:
+            continue
+        name = params[pos].name
+        for node in callee.nodes():
+            if node.kind != "index" or len(node.children) != 2 or not _names_param(callee, node.children[0], name):
+                continue
+            index = strip(node.children[1])
+            if callee.lane_class(index) == LANEW and not _bounded(callee, node, slots, wave) \
+                    and not _pinned_below(callee, node, slots, wave):
+                return callee, node, name, _spell_name(index), through
+        if len(through) >= 2:
+            continue
+        for inner in callee.calls():
+            for inner_pos, arg in enumerate(call_args(inner)):
+                base, pointee = _passed_pointer(arg)
+                if base is not None and pointee is None and _names_param(callee, base, name):
+                    hit = _lane_subscript(fv, inner, inner_pos, slots, wave, (*through, callee.fn.name))
+                    if hit is not None:
+                        return hit
+    return None
+
+
+def _names_param(view: FunctionView, node: Node, name: str) -> bool:
+    """`node` reads the function's parameter `name`, which the body never redeclares or assigns."""
+    node = strip(node)
+    return node.kind == "ref" and node.op == name and node.ref not in view.decls and node.ref not in view.defs
+
+
+def _spell_name(node: Node) -> str:
+    """A lane-id index as words without the source text (it may be a header's): its variable or getter."""
+    if node.kind == "ref" and node.op:
+        return f"'{node.op}'"
+    return f"'{node.op}()'" if node.kind == "call" and node.op else "an expression"
+
+
+def _pinned_below(view: FunctionView, node: Node, slots: int, wave: int) -> bool:
+    """An enclosing test fixes the lane to one value inside the array: `if (lane == 0)` or `if (threadIdx.x ==
+    3)` (a lane test against warpSize - 1 lets lane 63 through and fixes nothing below `slots`)."""
+    for cond in _guarding_conditions(view, node):
+        for test in cond.walk():
+            if test.kind != "binop" or test.op != "==" or len(test.children) != 2:
+                continue
+            for lane, k in (test.children, test.children[::-1]):
+                value = view.value_at(k, wave)
+                if view.lane_class(lane) in (LANEW, TID) and value is not None and value % wave < slots:
+                    return True
+    return False
 
 
 def _bounded(view: FunctionView, node: Node, slots: int, wave: int) -> bool:

@@ -47,3 +47,59 @@ __device__ float block_sum_warps32(float* partial, float v) {
   }
   return v;
 }
+
+// A wavefront-wide butterfly: its first step exchanges lanes 32 apart on gfx942.
+template <typename T>
+__device__ T wave_sum(T v) {
+  for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_xor(v, o);
+  return v;
+}
+
+// Bug: the tree folds the block down to 64 partials and hands the last step to the first 32 threads, a warp on
+// NVIDIA; on gfx942 the wavefront-wide butterfly then reads lanes 32-63, which do not run that branch.
+__global__ void block_sum_last_warp(const float* in, float* out) {
+  extern __shared__ float s[];
+  s[threadIdx.x] = in[blockIdx.x * blockDim.x + threadIdx.x];
+  __syncthreads();
+  for (unsigned h = blockDim.x / 2; h > 32; h >>= 1) {
+    if (threadIdx.x < h) s[threadIdx.x] += s[threadIdx.x + h];
+    __syncthreads();
+  }
+  if (threadIdx.x < 32) {
+    float v = s[threadIdx.x] + s[threadIdx.x + 32];
+    // expect: W64-007
+    v = wave_sum(v);
+    float m = v;
+    // expect: W64-007
+    for (int o = warpSize / 2; o > 0; o /= 2) m = fmaxf(m, __shfl_down(m, o));
+    if (threadIdx.x == 0) out[blockIdx.x] = v + m;
+  }
+}
+
+// Correct: the whole first wavefront runs the butterfly, or 32 threads run a tree that starts at 16.
+__global__ void block_sum_first_wave(const float* in, float* out) {
+  extern __shared__ float s[];
+  s[threadIdx.x] = in[blockIdx.x * blockDim.x + threadIdx.x];
+  __syncthreads();
+  if (threadIdx.x < warpSize) {
+    // ok: W64-007
+    float v = wave_sum(s[threadIdx.x]);
+    if (threadIdx.x == 0) out[blockIdx.x] = v;
+  }
+  if (threadIdx.x < 32) {
+    float v = s[threadIdx.x];
+    // ok: W64-007
+    for (int o = 16; o > 0; o /= 2) v += __shfl_down(v, o, 32);
+    if (threadIdx.x == 0) out[blockIdx.x] += v;
+  }
+}
+
+// Correct: with a y extent, threadIdx.x < 32 may hold every lane of a wavefront (32 x 2 blocks).
+__global__ void rows_of_32(const float* in, float* out) {
+  float v = in[(blockIdx.x * blockDim.y + threadIdx.y) * 32 + threadIdx.x];
+  if (threadIdx.x < 32) {
+    // ok: W64-007
+    v = wave_sum(v);
+  }
+  if (threadIdx.x == 0) out[blockIdx.x * blockDim.y + threadIdx.y] = v;
+}

@@ -140,3 +140,78 @@ __global__ void partials_per_template_block(const float* in, float* out) {
   __syncthreads();
   if (threadIdx.x == 0) out[blockIdx.x] = partial[0] + staged[0];
 }
+
+// A block scan helper: one partial per wavefront at buf[warp], then wavefront 0 stores its scanned partials at
+// buf[lane] for all of its lanes, so its buffer needs one slot per lane (warpSize), not one per warp.
+template <typename T>
+__device__ T block_scan_into(T v, T* buf) {
+  const unsigned lane = threadIdx.x % warpSize;
+  const unsigned warp = threadIdx.x / warpSize;
+  for (int o = 1; o < warpSize; o <<= 1) {
+    const T up = __shfl_up(v, o);
+    if (lane >= o) v += up;
+  }
+  if (lane == warpSize - 1) buf[warp] = v;
+  __syncthreads();
+  if (warp == 0) {
+    T s = lane < blockDim.x / warpSize ? buf[lane] : 0;
+    buf[lane] = s;
+  }
+  __syncthreads();
+  return warp == 0 ? v : v + buf[warp - 1];
+}
+
+// The same helper behind a wrapper that passes the buffer on.
+template <typename T>
+__device__ T scan_wrapped(T v, T* scratch) { return block_scan_into(v, scratch); }
+
+// A block sum helper: buf[warp] per wavefront, read back only at lanes below the wavefront count.
+template <typename T>
+__device__ T block_sum_into(T v, T* buf) {
+  const unsigned lane = threadIdx.x % warpSize;
+  for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_xor(v, o);
+  if (lane == 0) buf[threadIdx.x / warpSize] = v;
+  __syncthreads();
+  v = lane < blockDim.x / warpSize ? buf[lane] : 0;
+  for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_xor(v, o);
+  return v;
+}
+
+// Bug: [32] scratch for the scan (enough on NVIDIA, where a warp has 32 lanes): lanes 32-63 of wavefront 0 store
+// past it, directly, through the wrapper, and when 64 words are cast to 8-byte elements.
+__global__ void scans_into_32(const long long* in, long long* out) {
+  // expect: W64-008
+  __shared__ long long direct[32];
+  // expect: W64-008
+  __shared__ long long wrapped[32];
+  // expect: W64-008
+  __shared__ unsigned int words[64];
+  const long long v = in[blockIdx.x * blockDim.x + threadIdx.x];
+  long long r = block_scan_into(v, direct);
+  r += scan_wrapped(v, wrapped);
+  r += block_scan_into(v, reinterpret_cast<long long*>(words));
+  out[blockIdx.x * blockDim.x + threadIdx.x] = r;
+}
+
+// Stores at the lane only where the lane is 0.
+__device__ float store_at_lane_zero(float v, float* buf) {
+  const unsigned lane = threadIdx.x % warpSize;
+  if (lane == 0) buf[lane] = v;
+  __syncthreads();
+  return buf[0];
+}
+
+// Correct: a scan buffer with a slot per lane, and [32] buffers that only hold per-wavefront partials (16 in a
+// 1024-thread block) or are stored at one fixed lane.
+__global__ void scans_and_sums(const float* in, float* out) {
+  // ok: W64-008
+  __shared__ float scan_buf[64];
+  // ok: W64-008
+  __shared__ float sum_buf[32];
+  // ok: W64-008
+  __shared__ float first[32];
+  const float v = in[blockIdx.x * blockDim.x + threadIdx.x];
+  float r = block_scan_into(v, scan_buf) + block_sum_into(v, sum_buf);
+  r += store_at_lane_zero(v, first);
+  out[blockIdx.x * blockDim.x + threadIdx.x] = r;
+}
