@@ -637,9 +637,32 @@ def _wave_dependent_ops(fv: FileView, view: FunctionView) -> Node | None:
     code narrows to its 32-lane group's 32 bits is left out."""
     for v in [view, *fv.callees(view)]:
         for call in v.calls(WAVE_WIDE):
-            if not _narrowed_to_group(fv.facts, v, call):
+            if not _narrowed_to_group(fv.facts, v, call) and not _sync_mask_only(v, call):
                 return call
     return None
+
+
+def _sync_mask_only(view: FunctionView, node: Node, depth: int = 0) -> bool:
+    """A vote's result (or a variable holding it) is read only as the mask argument of *_sync intrinsics
+    (`__shfl_xor_sync(__activemask(), v, o, 32)`): it names the lanes taking part, all 64 of them on gfx942,
+    and is never a value that 32-lane ids combine with."""
+    arg, parent = node, view.parent(node)
+    while parent is not None and parent.kind == "cast":
+        arg, parent = parent, view.parent(parent)
+    if parent is None:
+        return False
+    if parent.kind == "call" and parent.op in SYNC_WITH_MASK:
+        return bool(parent.children) and parent.children[0] is arg
+    if parent.kind == "decl":
+        var = parent.ref
+    elif parent.kind == "binop" and parent.op == "=" and len(parent.children) == 2 and parent.children[1] is arg \
+            and strip(parent.children[0]).kind == "ref":
+        var = strip(parent.children[0]).ref
+    else:
+        return False
+    writes = {id(strip(n.children[0])) for n in view.nodes() if n.kind == "binop" and n.op == "=" and n.children}
+    reads = [n for n in view.nodes() if n.kind == "ref" and n.ref == var and id(n) not in writes]
+    return depth < 3 and bool(reads) and all(_sync_mask_only(view, r, depth + 1) for r in reads)
 
 
 def _narrowed_to_group(facts: FileFacts, view: FunctionView, call: Node) -> bool:
@@ -1694,8 +1717,10 @@ def host_launch_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
     spanning: dict[str, list[Node]] = {}   # per kernel name: a file launches the same kernel many times
     for launch in facts.launches:
         dims, wave = launch.block_dims, target.wave_size
-        # rows of x < wave threads: a wavefront holds wave / x of them (two of a dim3(32, k) block)
-        if dims is None or not 0 < dims[0] < wave or wave % dims[0] or dims[1] * dims[2] < 2:
+        # rows of x < wave threads: a wavefront holds wave / x of them (two of a dim3(32, k) block); a block of
+        # at most 32 threads is one warp and one wavefront alike, every row in it on both
+        if dims is None or not 0 < dims[0] < wave or wave % dims[0] or dims[1] * dims[2] < 2 \
+                or dims[0] * dims[1] * dims[2] <= 32:
             continue
         if launch.kernel not in spanning:
             spanning[launch.kernel] = _row_spanning_ops(fv, launch.kernel)

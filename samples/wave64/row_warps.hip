@@ -59,6 +59,14 @@ __global__ void row_leader16(const float* x, float* out, int n) {
   out[row * n + threadIdx.x] = v - __shfl(v, 0);
 }
 
+// Correct: a 4 x 4 tile transposed through shuffles; its 16-thread block is a single warp on NVIDIA as on
+// gfx942, so the lane index y * 4 + x names the same thread on both.
+__global__ void tile_transpose4(const float* x, float* out) {
+  float v = x[threadIdx.y * 4 + threadIdx.x];
+  // ok: W64-009
+  out[threadIdx.x * 4 + threadIdx.y] = __shfl(v, threadIdx.y * 4 + threadIdx.x);
+}
+
 template <typename T>
 void launch_tiles(const T* x, T* out, const float* xf, float* outf, int n, hipStream_t stream) {
   // expect: W64-009
@@ -73,6 +81,8 @@ void launch_tiles(const T* x, T* out, const float* xf, float* outf, int n, hipSt
   block_sum<<<n / 64, 64, 0, stream>>>(xf, outf);
   // expect: W64-009
   row_leader16<<<n / 8, dim3(16, 8), 0, stream>>>(xf, outf, n);
+  // ok: W64-009
+  tile_transpose4<<<1, dim3(4, 4), 0, stream>>>(xf, outf);
 }
 
 template void launch_tiles<float>(const float*, float*, const float*, float*, int, hipStream_t);
