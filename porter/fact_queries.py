@@ -36,6 +36,11 @@ WAVE_WIDE = frozenset({"__ballot", "__ballot_sync", "__activemask", "__any", "__
                        "__match_any", "__match_any_sync", "__match_all_sync"})
 SYNC_WITH_MASK = frozenset({"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync", "__ballot_sync",
                             "__any_sync", "__all_sync", "__match_any_sync", "__match_all_sync", "__syncwarp"})
+# amdgcn builtins that move values between lanes of the hardware wavefront: code that calls them was written for
+# AMD wavefronts, not left by hipify (DPP moves, LDS permutes, lane reads and writes, permlane swaps).
+AMD_CROSS_LANE_PREFIXES = ("__builtin_amdgcn_mov_dpp", "__builtin_amdgcn_update_dpp", "__builtin_amdgcn_ds_bpermute",
+                           "__builtin_amdgcn_ds_permute", "__builtin_amdgcn_ds_swizzle", "__builtin_amdgcn_readlane",
+                           "__builtin_amdgcn_writelane", "__builtin_amdgcn_permlane")
 BIT_OPS_32 = {"__popc": "__popcll", "__ffs": "__ffsll", "__clz": "__clzll", "__brev": "__brevll"}
 
 
@@ -97,15 +102,16 @@ _SHADOWS_OF: list[tuple[FileFacts, tuple[tuple[str, int, int], ...]]] = []   # t
 
 
 def _width_shadows(facts: FileFacts) -> tuple[tuple[str, int, int], ...]:
-    """(path, first line, last line) where warpSize is a project declaration: a function's parameter or local
-    (to the function's end), a file-scope variable or a #define (to the end of the file)."""
+    """(path, first line, last line) where warpSize is a project declaration: a function's parameter, template
+    parameter or local (to the function's end), a file-scope variable or a #define (to the end of the file)."""
     if _SHADOWS_OF and _SHADOWS_OF[0][0] is facts:
         return _SHADOWS_OF[0][1]
     end = 1 << 30
     spans: list[tuple[str, int, int]] = []
     for fn in (*facts.functions, *facts.helpers):
         last = fn.loc.end_line or end
-        if any(p.name == "warpSize" for p in fn.params):
+        if any(p.name == "warpSize" for p in fn.params) or "warpSize" in fn.template_params or \
+                any(name == "warpSize" for name, _ in fn.template_args):
             spans.append((fn.loc.path, fn.loc.line, last))
         if fn.body is not None:
             spans += [(fn.loc.path, n.loc.line, last) for n in fn.body.walk() if n.kind == "decl" and n.op == "warpSize"]
@@ -341,6 +347,11 @@ class FunctionView:
                 dependent.add(ref)
                 found.extend(readers.get(ref, ()))
         return frozenset(dependent)
+
+    @cached_property
+    def amd_cross_lane(self) -> Node | None:
+        """The first call of an amdgcn cross-lane builtin in this function, if any."""
+        return next((n for n in self.nodes() if n.kind == "call" and n.op.startswith(AMD_CROSS_LANE_PREFIXES)), None)
 
     @cached_property
     def lane_classes(self) -> set[str]:

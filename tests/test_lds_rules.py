@@ -104,6 +104,17 @@ def test_float4_conflict_is_amd_only() -> None:
     assert not [x for x in findings if x.rule_id == "LDS-001" and x.line == line]
 
 
+def test_misaligned_vector_read_is_not_called_conflict_free_on_nvidia_nor_padded() -> None:
+    path = SAMPLES / "misaligned.hip"
+    findings = run(path)
+    line = line_of(path, "uint4 wide =")
+    f = at(findings, "LDS-001", line)
+    assert f.confidence == "medium"
+    assert "start off the 16-B alignment of ds_read_b128" in f.message
+    assert "inf-way" not in f.message and "start each lane's vector at a multiple of its width" in f.message
+    assert not [x for x in findings if x.rule_id == "LDS-002"]
+
+
 def test_padding_unused_flat_alias() -> None:
     path = SAMPLES / "transpose.hip"
     f = at(run(path), "LDS-003", line_of(path, "tile_flat[threadIdx.x * TILE_DIM"))

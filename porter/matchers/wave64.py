@@ -273,6 +273,12 @@ def _wave_organized(views: Iterable[FunctionView]) -> FunctionView | None:
     return next((v for v in views if {LANEW, WARPW} & v.lane_classes), None)
 
 
+def _amd_native(views: Iterable[FunctionView]) -> bool:
+    """Written for AMD wavefronts (an amdgcn cross-lane builtin is called): its 32-lane halves are addressed
+    knowingly, so a default-width shuffle there spans the wavefront on purpose."""
+    return any(v.amd_cross_lane is not None for v in views)
+
+
 def _group_organized(views: Iterable[FunctionView]) -> bool:
     return any({LANE32, WARP32} & v.lane_classes for v in views)
 
@@ -1262,7 +1268,7 @@ def default_width_groups(ctx: RuleContext, params: dict[str, Any]) -> Iterator[M
                 suggestion=f"Default '{param.name}' to warpSize.")
         yield from _wave_trees_for_32(ctx, view)
         consumers = _consumers(fv, view)
-        if not _group_organized(consumers) or _wave_organized(consumers):
+        if not _group_organized(consumers) or _wave_organized(consumers) or _amd_native(consumers):
             continue
         for use in _default_warp_reduces(ctx, view.fn.loc):
             for loc in use.reductions or (use.decl,):

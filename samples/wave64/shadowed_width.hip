@@ -23,6 +23,19 @@ __device__ T builtin_width(T val, int tid) {
   return shm[0];
 }
 
+// Correct: a template parameter of that name is a constant its instantiation chooses.
+template <typename T, unsigned THREADS, unsigned warpSize>
+__device__ T param_width(T val, int tid) {
+  // ok: W64-010
+  static_assert(THREADS % warpSize == 0, "");
+  // ok: W64-010
+  constexpr unsigned NUM_WARPS = THREADS / warpSize;
+  __shared__ T shm[NUM_WARPS];
+  if (tid % warpSize == 0) shm[tid / warpSize] = val;
+  __syncthreads();
+  return shm[0];
+}
+
 // Correct: a macro of that name is a constant.
 #define warpSize 64
 template <typename T>
