@@ -24,6 +24,15 @@
 #define __HIPCC__ 1
 #define __HIP_PLATFORM_AMD__ 1
 #define __HIP_PLATFORM_HCC__ 1
+// A HIP compile sees the ROCm version everywhere: clang's __clang_hip_runtime_wrapper.h, which the compiler
+// force-includes, includes hip/hip_version.h, and that header (ROCm 6.4) defines these, so code under
+// `#if HIP_VERSION >= 502` is what a ROCm build compiles. A version given with -D wins.
+#ifndef HIP_VERSION
+#define HIP_VERSION_MAJOR 6
+#define HIP_VERSION_MINOR 4
+#define HIP_VERSION_PATCH 43484
+#define HIP_VERSION (HIP_VERSION_MAJOR * 10000000 + HIP_VERSION_MINOR * 100000 + HIP_VERSION_PATCH)
+#endif
 #define HIP_DYNAMIC_SHARED(type, var) extern __shared__ type var[];
 #define HIP_KERNEL_NAME(...) __VA_ARGS__
 

@@ -1,0 +1,3 @@
+// porter stub: everything lives in porter_hip_stub.h
+#pragma once
+#include <porter_hip_stub.h>
