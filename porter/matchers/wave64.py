@@ -1684,13 +1684,16 @@ def _needs_wave(views: Iterable[FunctionView]) -> Node | None:
     return next(_wave_ops(views), None)
 
 
-def _row_spanning_ops(fv: FileView, name: str) -> list[Node]:
-    """The operations of kernel `name` (or its callees) that see the whole wavefront, and its calls of a warp
-    reduction from a header not on the include path (PyTorch's cuda_utils::WarpReduceSum: C10_WARP_SIZE wide)."""
+def _row_spanning_ops(fv: FileView, name: str, target: Target) -> list[Node]:
+    """The operations of kernel `name` (or its callees) that see the whole wavefront, the cooperative-groups
+    tiles it makes as wide as the wavefront (`tiled_partition<W>` with W 64 on the target: their collectives
+    span it), and its calls of a warp reduction from a header not on the include path (PyTorch's
+    cuda_utils::WarpReduceSum: C10_WARP_SIZE wide)."""
     ops: list[Node] = []
     for kernel in fv.kernel_by_name(name):
         views = [kernel, *fv.callees(kernel)]
         ops += [op for op in _wave_ops(views) if all(op is not o for o in ops)]
+        ops += [t for v in views if (t := _wave_tile(v, target)) is not None and all(t is not o for o in ops)]
         ops += [c for v in views for c in v.nodes()
                 if undeclared_warp_reduce(fv, v, c) and all(c is not o for o in ops)]
     return sorted(ops, key=lambda n: (n.loc.line, n.loc.col))
@@ -1698,14 +1701,21 @@ def _row_spanning_ops(fv: FileView, name: str) -> list[Node]:
 
 def _block_site(fv: FileView, launch: Launch) -> Loc:
     """Where a reviewer changes a launch's block: the definition of a named x extent
-    (`constexpr int kThreadX = kReduceTileSize; ... dim3(kThreadX, kThreadY)`), else the block as written."""
+    (`constexpr int kThreadX = kReduceTileSize; ... dim3(kThreadX, kThreadY)`) or of the block variable the launch
+    names (`const dim3 threads = {32u, rows, 1}; ... <<<blocks, threads>>>`), else the block as written."""
     block = strip(launch.block) if launch.block is not None else None
     if block is None or not block.loc.line:
         return launch.loc
-    x = strip(block.children[0]) if block.kind == "call" and block.op == "dim3" and block.children else None
     host = next((v for v in fv.views if v.fn.usr == launch.caller), None)
+    if block.kind == "ref" and host is not None and block.ref in host.decls:
+        block = host.decls[block.ref]
+        init = strip(block.children[0]) if block.children else None
+        if init is None or init.kind != "call" or init.op != "dim3":
+            return block.loc
+        block = init
+    x = strip(block.children[0]) if block.kind == "call" and block.op == "dim3" and block.children else None
     decl = host.decls.get(x.ref) if host is not None and x is not None and x.kind == "ref" else None
-    return decl.loc if decl is not None else launch.block.loc   # type: ignore[union-attr]
+    return decl.loc if decl is not None else block.loc
 
 
 def _rows_words(n: int) -> str:
@@ -1713,7 +1723,42 @@ def _rows_words(n: int) -> str:
 
 
 def _op_words(op: Node) -> str:
+    if op.op == "tiled_partition":
+        return f"a tile of the wavefront's width ('{op.type}')"
     return f"'{op.op}'" if op.op else "a warpSize-wide loop"
+
+
+def _reads_above(op: Node) -> bool:
+    """The operation reads lanes above the caller's (a tree or butterfly from warpSize / 2, a wavefront-wide
+    tile's collectives), rather than only lower lanes or a vote, to which lanes that do not run add nothing."""
+    return op.kind == "for" or op.op == "tiled_partition"
+
+
+def _narrow_block(fv: FileView, launch: Launch, ops: list[Node], reported: set[tuple[int, int]],
+                  wave: int) -> Iterator[Match]:
+    """A one-row block narrower than a wavefront (32 threads, a warp on NVIDIA) for a kernel whose operations
+    span the wavefront: the lanes past the block are never launched. An operation that reads above its lane
+    (a butterfly's first step) then reads lanes that hold nothing: a wrong result. One that reads only lower lanes
+    (a broadcast of lane 0, a shfl_up scan) or votes is right, and the block only leaves half of each wavefront
+    idle: a note, with low confidence."""
+    x = launch.block_dims[0]   # type: ignore[index]
+    wrong = [op for op in ops if _reads_above(op)]
+    if not wrong and x < 32:
+        return   # a block narrower than 32 threads idles part of an NVIDIA warp too: nothing the port changed
+    first = (wrong or ops)[0]
+    effect = "reads lanes that hold no value" if wrong else "runs right, but those lanes idle in every wavefront"
+    severity, confidence = (None, "medium") if wrong else ("note", "low")
+    yield Match(_block_site(fv, launch),
+                {"what": f"a block of {x} threads fills {x} of a wavefront's lanes, but '{launch.kernel}' uses "
+                         f"{_op_words(first)} (line {first.loc.line}), which spans the whole wavefront: lanes "
+                         f"{x}-{wave - 1} are never launched, so it {effect}", "wave": str(wave)},
+                confidence=confidence, severity=severity)
+    for op in wrong:
+        if (op.loc.line, op.loc.col) not in reported:
+            reported.add((op.loc.line, op.loc.col))
+            yield Match(op.loc, {"what": f"{_op_words(op)} reads lanes {x}-{wave - 1}, which the {x}-thread "
+                                         f"block that line {launch.loc.line} launches '{launch.kernel}' with "
+                                         f"does not have", "wave": str(wave)}, confidence="medium")
 
 
 def host_launch_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
@@ -1722,25 +1767,33 @@ def host_launch_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
     reported: set[tuple[int, int]] = set()
     spanning: dict[str, list[Node]] = {}   # per kernel name: a file launches the same kernel many times
     for launch in facts.launches:
-        dims, wave = launch.block_dims, target.wave_size
+        # a block whose x extent is known (its y may be a template parameter's value: dim3(32, N / 16))
+        dims, wave = launch.block_dims or launch.block_partial, target.wave_size
         # rows of x < wave threads: a wavefront holds wave / x of them (two of a dim3(32, k) block); a block of
-        # at most 32 threads is one warp and one wavefront alike, every row in it on both
-        if dims is None or not 0 < dims[0] < wave or wave % dims[0] or dims[1] * dims[2] < 2 \
-                or dims[0] * dims[1] * dims[2] <= 32:
+        # several rows and at most 32 threads is one warp and one wavefront alike, every row in it on both
+        if dims is None or not dims[0] or not 0 < dims[0] < wave or wave % dims[0] \
+                or None not in dims and dims[1] * dims[2] > 1 and dims[0] * dims[1] * dims[2] <= 32:
             continue
         if launch.kernel not in spanning:
-            spanning[launch.kernel] = _row_spanning_ops(fv, launch.kernel)
+            spanning[launch.kernel] = _row_spanning_ops(fv, launch.kernel, target)
         ops = spanning[launch.kernel]
         if not ops:
+            continue
+        known = launch.block_dims is not None
+        if known and dims[1] * dims[2] < 2:
+            yield from _narrow_block(fv, launch, ops, reported, wave)
             continue
         rows = _rows_words(wave // dims[0])
         warp = "each row of 32 threads a warp" if dims[0] == 32 else f"{_rows_words(32 // dims[0])} of {dims[0]} " \
                                                                       f"threads a warp"
-        block = f"({dims[0]}, {dims[1]}, {dims[2]})"
+        block = "(" + ", ".join("?" if d is None else str(d) for d in dims) + ")"
+        # with its row count open the block may have one row, whose wavefront then only half runs
+        if_rows = "" if known else " when the block has more than one row (the row count is not a constant)"
+        confidence = "high" if known else "medium"
         yield Match(_block_site(fv, launch),
                     {"what": f"block {block} makes {warp}, but '{launch.kernel}' uses {_op_words(ops[0])} (line "
-                             f"{ops[0].loc.line}), which spans {rows} in one {wave}-lane wavefront",
-                     "wave": str(wave)}, confidence="high")
+                             f"{ops[0].loc.line}), which spans {rows} in one {wave}-lane wavefront{if_rows}",
+                     "wave": str(wave)}, confidence=confidence)
         # ... and where the kernel does it, each place once however many launches share it
         for op in ops:
             if (op.loc.line, op.loc.col) not in reported:
@@ -1748,7 +1801,7 @@ def host_launch_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
                 yield Match(op.loc, {"what": f"{_op_words(op)} spans {rows} of the {block} block that line "
                                              f"{launch.loc.line} launches '{launch.kernel}' with, where a 32-lane "
                                              f"warp spans {_rows_words(32 // dims[0])}", "wave": str(wave)},
-                            confidence="high")
+                            confidence=confidence)
     yield from _grid_per_32(fv, target)
     yield from _width_mismatch(fv, target)
     yield from _partial_wave_blocks(fv, target)

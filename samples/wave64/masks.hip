@@ -164,7 +164,8 @@ void launch_half_masks(const float* lut, const unsigned char* idx, float* out) {
   half_mask_branches<true><<<1, 128>>>(lut, out);
   half_mask_branches<false><<<1, 128>>>(lut, out);
   lds_only<true><<<1, 128>>>(lut, out);
-  one_warp_block<<<4, 32>>>(lut, out);
+  // expect: W64-009
+  one_warp_block<<<4, 32>>>(lut, out);   // right, but half of each wavefront idles (a note)
 }
 
 // Bug: a ballot wrapper that combines the vote with a caller's mask and returns it as unsigned: lanes 32-63 of the

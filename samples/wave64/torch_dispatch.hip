@@ -29,8 +29,8 @@ at::Tensor rows_minus_first(const at::Tensor& x) {
   auto out = at::empty_like(x, x.options().dtype(at::kFloat));
   const int rows = x.size(0), cols = x.size(1);
   AT_DISPATCH_FLOATING_TYPES_AND_HALF(x.scalar_type(), "row_minus_first", [&] {
-    const dim3 block(32, 8);
     // expect: W64-009
+    const dim3 block(32, 8);
     row_minus_first<scalar_t><<<rows / 8, block, 0, at::cuda::getCurrentCUDAStream()>>>(
         x.data_ptr<scalar_t>(), out.data_ptr<float>(), cols);
   });
@@ -42,6 +42,7 @@ at::Tensor rows_minus_first_w32(const at::Tensor& x) {
   auto out = at::empty_like(x, x.options().dtype(at::kFloat));
   const int rows = x.size(0), cols = x.size(1);
   AT_DISPATCH_FLOATING_TYPES_AND_HALF(x.scalar_type(), "row_minus_first_w32", [&] {
+    // ok: W64-009
     const dim3 block(32, 8);
     // ok: W64-009
     row_minus_first_w32<scalar_t><<<rows / 8, block, 0, at::cuda::getCurrentCUDAStream()>>>(
