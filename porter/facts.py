@@ -83,6 +83,7 @@ class Function:
     template_params: tuple[str, ...] = ()     # a pattern's template parameter names, in order
     owner: str = ""                           # a member function's class, without template arguments
     launch_bounds: tuple[int, ...] = ()
+    block_param: str = ""                     # a pattern's template parameter that __launch_bounds__ names first
     body: Node | None = None
 
 

@@ -1165,12 +1165,15 @@ class _Extractor:
             # HIP's cross-lane intrinsics are device-only: a "host" function that calls them lost its qualifier
             # to a macro from a header the parse lacks (sglang's SGL_DEVICE, defined in utils.cuh)
             fkind = "device"
-        bounds = self._launch_bounds(c, dict(targs), body)
+        bound_args = self._launch_bounds_args(c)
+        bounds = self._launch_bounds(bound_args, dict(targs), body)
+        block_param = bound_args[0] if is_pattern and bound_args and bound_args[0] in tparams else ""
         self._resolve_blocks(fid, body)
         self.functions.append(Function(name=_spelling(c), usr=fid, kind=fkind, loc=self.loc(c), params=params,
                                        template_args=targs, is_template=is_pattern,
                                        template_params=tuple(tparams) if is_pattern else (),
-                                       owner=_owner(c), launch_bounds=bounds, body=body))
+                                       owner=_owner(c), launch_bounds=bounds, block_param=block_param,
+                                       body=body))
 
     def _calls_hip_cross_lane(self, fid: str) -> bool:
         own = set(self.project_cross_lane)
@@ -1290,21 +1293,23 @@ class _Extractor:
         names = set(self.undeclared) | {undeclared_identifier(d) for d in self.errors}
         return tuple(sorted(names - {""} - {f.name for f in self.functions}))
 
-    def _launch_bounds(self, c: ci.Cursor, targs: dict[str, str], body: Node | None) -> tuple[int, ...]:
-        """__launch_bounds__(a, b) is a macro of the stub (its uses are not recorded when it comes from the
-        precompiled header): read it from the source between the declaration's start and its name. An argument
-        may be a literal, an object-like macro, a file-scope integer constant or (in an instantiation) a
-        template parameter or a static constant of a class template argument (`Ktraits::kNThreads`)."""
+    def _launch_bounds_args(self, c: ci.Cursor) -> list[str]:
+        """The arguments of __launch_bounds__(a, b) as spelled. It is a macro of the stub (its uses are not
+        recorded when it comes from the precompiled header): read from the source between the declaration's
+        start and its name."""
         start, name = c.extent.start, c.location
         if not (0 < start.line <= name.line <= len(self.lines)):
-            return ()
+            return []
         text = "\n".join(self.lines[start.line - 1:name.line])
         m = re.search(r"__launch_bounds__\s*\(([^)]*)\)", text)
-        if m is None:
-            return ()
+        return [part.strip() for part in m.group(1).split(",")] if m is not None else []
+
+    def _launch_bounds(self, args: list[str], targs: dict[str, str], body: Node | None) -> tuple[int, ...]:
+        """The values of __launch_bounds__'s arguments: each may be a literal, an object-like macro, a file-scope
+        integer constant or (in an instantiation) a template parameter or a static constant of a class template
+        argument (`Ktraits::kNThreads`); () when one is none of these."""
         vals = []
-        for part in m.group(1).split(","):
-            name = part.strip()
+        for name in args:
             v = _parse_int(name)
             if v is None and name in self.macros:
                 v = self.macros[name].value
@@ -2142,13 +2147,15 @@ def _macro_int_value(body: list[str]) -> int | None:
     return None
 
 
-def _held_array(t: ci.Type) -> tuple[ci.Type, int] | None:
+def _held_array(t: ci.Type) -> tuple[ci.Type, int | None] | None:
     """(element type, length) of the one array a class holds (`uninitialized_array<T, N>`, read through its
     `operator[]` or `operator T*`). Raw storage (`alignas(T) unsigned char data_[N * sizeof(T)]`) holds the
-    class's first type argument. None for other types and for a class template pattern (no fields yet)."""
+    class's first type argument. In a template pattern (`uninitialized_array<V, B>` with V, B the pattern's own
+    parameters) the class template's one field says it: its element is the argument given for the parameter it
+    is spelled with (V, open like any `__shared__ V buf[B]`), its length left open. None for other types."""
     record = t.get_canonical()
     if record.kind != ci.TypeKind.RECORD:
-        return None
+        return _held_pattern(t)
     fields = list(record.get_fields())
     if len(fields) != 1 or fields[0].type.get_canonical().kind != ci.TypeKind.CONSTANTARRAY:
         return None
@@ -2162,6 +2169,29 @@ def _held_array(t: ci.Type) -> tuple[ci.Type, int] | None:
         if held is not None and width and count % width == 0:
             return held, count // width
     return elem, count
+
+
+def _held_pattern(t: ci.Type) -> tuple[ci.Type, None] | None:
+    """_held_array for a specialization that depends on the pattern's parameters: read from the class template."""
+    template = t.get_declaration()
+    if _kind(template) != "CLASS_TEMPLATE":
+        return None
+    children = _children(template)
+    fields = [ch for ch in children if _kind(ch) == "FIELD_DECL"]
+    if len(fields) != 1 or fields[0].type._kind_id not in _ARRAY_TYPE_KINDS:
+        return None
+    params = [ch for ch in children if _kind(ch) in ("TEMPLATE_TYPE_PARAMETER", "TEMPLATE_NON_TYPE_PARAMETER",
+                                                     "TEMPLATE_TEMPLATE_PARAMETER")]
+    elem = fields[0].type.element_type
+    spelled = elem.spelling.replace("const", "").strip()
+    pos = next((i for i, p in enumerate(params) if _kind(p) == "TEMPLATE_TYPE_PARAMETER" and p.spelling == spelled),
+               None)
+    if pos is None and _size(elem) == 1:   # raw byte storage: the class's first type argument
+        pos = next((i for i, p in enumerate(params) if _kind(p) == "TEMPLATE_TYPE_PARAMETER"), None)
+    if pos is None:
+        return (elem, None) if _size(elem) else None
+    arg = t.get_template_argument_type(pos) if pos < t.get_num_template_arguments() else None
+    return (arg, None) if arg is not None and arg.kind != ci.TypeKind.INVALID else None
 
 
 def _size(t: ci.Type) -> int | None:

@@ -566,3 +566,45 @@ def test_a_shared_array_wrapper_is_the_array_it_holds(tmp_path: Path) -> None:
     findings = run(path)
     assert "ds_read_b64" in at(findings, "LDS-001", 10).message
     assert not [f for f in findings if f.line == 8]
+
+
+def test_index_helpers_with_arguments_are_read_with_the_callers_lanes() -> None:
+    # flat_at(t, k) = t * 32 + k: the lanes 32 floats apart (32-way); round_down_div(2 * t, 1) = 2t: 2-way, its
+    # local folded in; a helper that loads its value stays a mapping unknown, named by the load, not guessed
+    path = SAMPLES / "index_helpers.hip"
+    findings = run(path, explain=True)
+    f = at(findings, "LDS-001", line_of(path, "tile[flat_at(t, k)] = in[k * TILE + t];"))
+    assert f.message.startswith("32-way") and "lanes 0-31 to bank 0" in f.message
+    assert at(findings, "LDS-001", line_of(path, "row[round_down_div(2 * t, 1)]")).message.startswith("2-way")
+    u = at(findings, "LDS-000", line_of(path, "s[slot_of(perm, threadIdx.x)]"))
+    assert "an index loaded from memory" in u.message
+    assert not [x for x in findings if x.line == line_of(path, "row[round_down_div(2 * t, 2)]")]
+
+
+def test_array_wrapper_in_a_template_pattern_is_read_from_the_class_template() -> None:
+    # held_array<V, B> in a kernel template never launched: the one field `T data_[N]` gives the element V (open,
+    # 4 bytes assumed) and the sweep's 2 * i lane stride is found; a class with a second field is not the array
+    path = SAMPLES / "array_wrappers.hip"
+    findings = run(path, explain=True)
+    f = at(findings, "LDS-001", line_of(path, "part[bi] += part[i * (2 * t + 1) - 1];"))
+    assert f.message.startswith("32-way") and "element type V open" in f.message and "i = 16" in f.message
+    counted = line_of(path, "c[32 * threadIdx.x] = x[threadIdx.x];")
+    assert not [x for x in findings if x.line == counted and x.rule_id != "LDS-000"]
+
+
+def test_launch_bounds_parameter_of_a_pattern_is_the_blocks_size() -> None:
+    # __launch_bounds__(B) with B open: B is the 256 threads assumed, said in the message, so the down-sweep from
+    # B / 2 runs and the hi < B guard narrows its lanes (8 of them at i = 16: 8-way)
+    path = SAMPLES / "scan.hip"
+    f = at(run(path), "LDS-001", line_of(path, "V keep = part[lo];"))
+    assert f.message.startswith("8-way") and "i = 16" in f.message
+    assert "__launch_bounds__(B) of the open template parameter" in f.message and "B = 256" in f.message
+    assert not [x for x in run(path) if x.line == line_of(path, "part[t] = data[t];")]
+
+
+def test_a_guard_capped_by_a_constant_narrows_the_lanes() -> None:
+    # tid < (n < 4 ? n : 4) and tid < min(n, 2): at most 4 and 2 lanes, 64 floats apart: 4- and 2-way, not 32-way
+    path = SAMPLES / "capped_guards.hip"
+    findings = run(path)
+    assert at(findings, "LDS-001", line_of(path, "out[tid] = sums[tid * COLS];")).message.startswith("4-way")
+    assert at(findings, "LDS-001", line_of(path, "sums[tid * COLS + 1];")).message.startswith("2-way")

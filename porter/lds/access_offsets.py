@@ -223,6 +223,8 @@ def kernel_blocks(fv: FileView, fn: Function, default: Sequence[int], wave: int)
         return [BlockGuess((n, 1, 1), f"from __launch_bounds__({n}), 1-D assumed", False)]
     dims = tuple(int(d) for d in default) + (1,) * (3 - len(default))
     why = "no constant launch or __launch_bounds__"
+    if fn.block_param:
+        why = f"no constant launch; __launch_bounds__({fn.block_param}) of the open template parameter"
     if unresolved:
         why = f"the block of the launch at line {unresolved[0]} is not a constant; no __launch_bounds__"
     if fn.launch_bounds:
@@ -431,6 +433,7 @@ class AccessWalker:
         self.wave_size = wave_size  # the target's wavefront: the value of warpSize and the lane-id modulus
         self.used_args: dict[str, int] = {}  # the launch constants the addresses were computed with
         self.used_pins: dict[str, int] = {}  # the template parameters a static_assert fixed that they used
+        self.used_block_param = ""  # a pattern's __launch_bounds__ parameter an address read, as the block's size
         fn_usr = view.fn.usr
         self.decls: dict[str, SharedDecl] = {}
         for d in self.facts.shared:
@@ -1093,17 +1096,24 @@ class AccessWalker:
         raise Undetermined(f"a '{k}' expression", node)
 
     def _getter(self, call: Node) -> "tuple[AccessWalker, Node] | None":
-        """The one argument-less device function a call runs when its body is a single `return` (a lane-id
-        getter, `int getLaneId() { return __lane_id(); }`): its walker and the returned expression, whose value in
-        this thread the call has. None for anything else."""
-        targets = self.fv.targets(call) if call.kind == "call" and not call_args(call) else []
-        if len(targets) != 1 or targets[0] is self.view or targets[0].fn.params or \
-                targets[0].fn.kind not in ("device", "host_device") or targets[0].fn.body is None:
+        """The one device function a call runs when its body only computes a value: local declarations, then one
+        `return` (a lane-id getter `int getLaneId() { return __lane_id(); }`, an index helper
+        `int at(int r, int c) { return r * LD + c; }`, a rounding division with a local): a walker of it whose
+        parameters are this call's arguments (the helper runs in the caller's thread, so their values are the
+        caller's lane expressions), and the returned expression. None for anything else."""
+        targets = self.fv.targets(call) if call.kind == "call" else []
+        if len(targets) != 1 or targets[0] is self.view or targets[0].fn.kind not in ("device", "host_device") or \
+                targets[0].fn.body is None or (self.frame is not None and self.frame.depth >= MAX_HELPER_DEPTH):
             return None
-        body = targets[0].fn.body.children
-        if len(body) != 1 or body[0].kind != "return" or not body[0].children:
+        fn = targets[0].fn
+        args = call_args(call)
+        body = fn.body.children
+        if len(args) != len(fn.params) or not body or body[-1].kind != "return" or not body[-1].children or \
+                any(st.kind not in ("decl", "decls") for st in body[:-1]):
             return None
-        return AccessWalker(self.ctx, targets[0], self.block, self.wave_size), body[0].children[0]
+        bound = {p.name: a for p, a in zip(fn.params, args) if p.name}
+        frame = _CallFrame(self, call, bound) if bound else None
+        return AccessWalker(self.ctx, targets[0], self.block, self.wave_size, frame), body[-1].children[0]
 
     def _kernel_argument(self, node: Node) -> str:
         """The spelled path (`params`, `params.shape`) when `node` is a kernel parameter, or a field of one, that the
@@ -1152,6 +1162,10 @@ class AccessWalker:
         if ref in self.view.pinned:
             self.used_pins[node.op] = self.view.pinned[ref]
             return self.view.pinned[ref]
+        if node.op and node.op == self.view.fn.block_param and ref not in self.view.decls:
+            # __launch_bounds__(P) of a pattern: P threads is the block it is written for, the one analyzed here
+            self.used_block_param = node.op
+            return prod(self.block)
         if ref not in self.view.decls and _is_integer(node.type):
             value = self.launch_args.get(node.op)
             if value is None:
@@ -1456,6 +1470,8 @@ class AccessWalker:
                         continue
                     if not any(s.startswith("u:") for s in symbols(c)):
                         conds.append(c if taken else ("!", c))
+                    elif taken and (capped := self._capped(c)) is not None:
+                        conds.append(capped)
             child = anc
         if not conds:
             return None
@@ -1463,6 +1479,33 @@ class AccessWalker:
         for c in conds[1:]:
             out = ("&&", out, c)
         return out
+
+
+    def _capped(self, cond: Expr) -> Expr | None:
+        """`lane < n` with n a runtime value no larger than a constant K (`min(rows, K)`, `rows < K ? rows : K`):
+        `lane < K`, the most lanes the guard can let through; None for other conditions."""
+        if not isinstance(cond, tuple) or len(cond) != 3 or cond[0] not in ("<", "<="):
+            return None
+        _, lanes, limit = cond
+        if any(s.startswith("u:") for s in symbols(lanes)):
+            return None
+        cap = self._cap(limit)
+        return (cond[0], lanes, cap) if cap is not None else None
+
+    def _cap(self, e: Expr) -> int | None:
+        """A constant that runtime value `e` never exceeds: e itself when it is known, the smaller known side of
+        a minimum (`a < b ? a : b`, `a > b ? b : a`, min() as expr reads it); None when there is none."""
+        if not any(s.startswith("u:") for s in symbols(e)):
+            try:
+                return evaluate(e, self.block_env)
+            except EvalError:
+                return None
+        if isinstance(e, tuple) and e[0] == "?:" and isinstance(e[1], tuple) and len(e[1]) == 3:
+            op, x, y = e[1]
+            if (op in ("<", "<=") and (e[2], e[3]) == (x, y)) or (op in (">", ">=") and (e[2], e[3]) == (y, x)):
+                caps = [c for c in (self._cap(x), self._cap(y)) if c is not None]
+                return min(caps) if caps else None
+        return None
 
 
 class _Flat(int):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from math import prod
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterator, Sequence
 
@@ -100,6 +101,9 @@ def _analyze_file(ctx: RuleContext, default: tuple[int, int, int]) -> _FileAnaly
                 pins = ", ".join(f"{k} = {v}" for k, v in sorted(walker.used_pins.items()))
                 block = replace(block, source=f"{block.source}; template parameters as a static_assert fixes them: "
                                               f"{pins}")
+            if walker.used_block_param:
+                block = replace(block, source=f"{block.source}; {walker.used_block_param} = {prod(block.dims)}, "
+                                              "the threads of this block")
             for u in unresolved:
                 out.unresolved.setdefault((u.node.loc.line, u.node.loc.col), (u, block))
             groups: dict[tuple[str, str], list[LdsAccess]] = {}

@@ -55,6 +55,44 @@ __global__ __launch_bounds__(D * D) void transpose_dot_padded(const T *in, T *ou
   out[threadIdx.y * D + threadIdx.x] = t[threadIdx.y * (D + 1) + threadIdx.x];
 }
 
+// The same wrapper in a kernel template the file never launches: the object's type depends on the pattern's own
+// parameters (held_array<V, B>), so its element and length are read from the class template's one field: V,
+// open (judged at 4 bytes, as for float), and B. A Blelloch up-sweep puts neighbouring lanes 2 * i elements
+// apart (32-way at i = 16 once 32 lanes take part); the unit-stride load and write-back are conflict-free.
+template <int B, typename V>
+__global__ void sweep_up(V *x) {
+  __shared__ held_array<V, B> part;
+  const int t = threadIdx.x;
+  // ok: LDS-001
+  part[t] = x[t];
+  __syncthreads();
+  for (int i = 1; i < B; i <<= 1) {
+    const int bi = i * (2 * t + 2) - 1;
+    if (bi < B)
+      // expect: LDS-001
+      part[bi] += part[i * (2 * t + 1) - 1];
+    __syncthreads();
+  }
+  // ok: LDS-001
+  x[t] = part[t];
+}
+
+// A class template with more than the array in it is not read as the array (its layout is the class's):
+// nothing is reported through it, even at a 32-element lane stride.
+template <typename T, int N>
+struct counted_array {
+  __device__ T &operator[](int i) { return data_[i]; }
+  T data_[N];
+  int used_;
+};
+
+template <int B, typename V>
+__global__ void strided_counted(V *x) {
+  __shared__ counted_array<V, B> c;
+  // ok: LDS-001
+  c[32 * threadIdx.x] = x[threadIdx.x];
+}
+
 void launch(float *a, float *b, int rows) {
   row_totals<float, 4, 64><<<1, 64>>>(a, b, rows);
   transpose_dot<32, float><<<1, dim3(32, 32)>>>(a, b);

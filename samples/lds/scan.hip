@@ -128,6 +128,33 @@ __global__ void scanRuntimePadded(int* data, int n) {
   }
 }
 
+// A kernel template sized by its own parameter (`__launch_bounds__(B)`, B open: nothing in the file launches
+// it): the block it is written for has B threads, so B is read as the size of the block analyzed (256 assumed
+// here) and the down-sweep that starts at B / 2 runs. Its lanes are 2 * i elements apart, 8-way at i = 16 where
+// the bi < B guard leaves 8 lanes; the unit-stride load is conflict-free.
+template <int B, typename V>
+__global__ __launch_bounds__(B) void sweepDownOpen(V* data) {
+  __shared__ V part[B];
+  const int t = threadIdx.x;
+  // ok: LDS-001
+  part[t] = data[t];
+  __syncthreads();
+  for (int i = B >> 1; i > 0; i >>= 1) {
+    const int lo = i * (2 * t + 1) - 1;
+    const int hi = i * (2 * t + 2) - 1;
+    if (hi < B) {
+      // expect: LDS-001
+      V keep = part[lo];
+      // expect: LDS-001
+      part[lo] = part[hi];
+      // expect: LDS-001
+      part[hi] += keep;
+    }
+    __syncthreads();
+  }
+  data[t] = part[t];
+}
+
 void scan(float* out, const float* in, float* data, int blocks) {
   hipLaunchKernelGGL(prescan<128>, dim3(blocks), dim3(128), 0, 0, out, in);
   hipLaunchKernelGGL(prescanUnpadded<128>, dim3(blocks), dim3(128), 0, 0, data);
