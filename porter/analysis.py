@@ -144,6 +144,8 @@ def analyze_one(req: Request) -> FileResult:
                             f"recovered")
     for s in facts.skipped:
         result.notes.append(f"{s.loc}: {s.function}: {s.reason}")
+    if facts.decoded:
+        result.notes.append(facts.decoded)
     ctx = RuleContext(facts, load_target(req.target))
     findings = run_rules(ctx, select_rules(req.select, req.ignore, req.explain),
                          dict(req.params), notes=result.notes)

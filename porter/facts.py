@@ -218,6 +218,7 @@ class FileFacts:
     skipped: tuple[Skipped, ...] = ()                        # functions whose extraction failed
     inactive_lines: tuple[int, ...] = ()                     # lines of preprocessor branches the parse skipped
     sha256: str = ""                                         # of the exact text that was parsed
+    decoded: str = ""                                        # how a file that is not UTF-8 was read
     context: str = ""                                        # "includer:line" whose preceding directives were
                                                              # read first (a header, porter/includers.py)
     lines: tuple[str, ...] = field(default=(), repr=False)   # source text, for suppressions and fix-its

@@ -539,8 +539,9 @@ def build_args(path: Path, config: ParseConfig, pch: Path | None) -> list[str]:
 
 # ---------------------------------------------------------------------------------------------------- parsing
 
-def check_readable(path: Path, config: ParseConfig) -> str:
-    """Return the file's text, or raise FrontendError saying why it cannot be analyzed."""
+def check_readable(path: Path, config: ParseConfig) -> tuple[str, str]:
+    """Return the file's text and, for a file that is not UTF-8, a note saying how it was read; or raise
+    FrontendError saying why it cannot be analyzed."""
     if path.is_dir():
         raise FrontendError(f"{path}: is a directory, not a source file")
     if not path.name.endswith(SOURCE_SUFFIXES):
@@ -558,10 +559,27 @@ def check_readable(path: Path, config: ParseConfig) -> str:
     if b"\0" in data[:65536]:
         raise FrontendError(f"{path}: binary file (contains NUL bytes), not C++ source")
     try:
-        return data.decode("utf-8")
+        return data.decode("utf-8"), ""
     except UnicodeDecodeError as exc:
+        # real sources carry Latin-1 bytes in comments (a copyright sign, an author's name); clang reads them as
+        # bytes, so the file is analyzed with each such byte as U+FFFD, and libclang is given that text
         line = data[:exc.start].count(b"\n") + 1
-        raise FrontendError(f"{path}:{line}: not UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start})") from exc
+        bad = sum(1 for _ in _undecodable(data))
+        return data.decode("utf-8", errors="replace"), (
+            f"{path}:{line}: not UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start}"
+            f"{f' and {bad - 1} more' if bad > 1 else ''}); read with each undecodable byte as U+FFFD")
+
+
+def _undecodable(data: bytes) -> Iterator[int]:
+    """Offsets of the bytes a UTF-8 decoder rejects."""
+    at = 0
+    while at < len(data):
+        try:
+            data[at:].decode("utf-8")
+            return
+        except UnicodeDecodeError as exc:
+            yield at + exc.start
+            at += exc.end
 
 
 def _clang_name(path: Path) -> str:
@@ -570,23 +588,27 @@ def _clang_name(path: Path) -> str:
     return f"./{name}" if name.startswith("-") else name
 
 
-def parse(path: Path, config: ParseConfig) -> ci.TranslationUnit:
+def parse(path: Path, config: ParseConfig, content: bytes | None = None) -> ci.TranslationUnit:
     """Parse with the PCH; a PCH that does not load (corrupt, truncated by an interrupted run, stale) is rebuilt
-    once, and if that does not help the file is parsed without one."""
+    once, and if that does not help the file is parsed without one. `content`: what libclang reads for the file
+    instead of the bytes on disk."""
     pch = precompiled_header(config) if config.use_pch else None
-    tu = _parse_with(path, config, pch)
+    tu = _parse_with(path, config, pch, content)
     if pch is not None and (tu is None or _pch_failed(tu)):
         pch = precompiled_header(config, broken=pch)
-        tu = _parse_with(path, config, pch) if pch is not None else None
+        tu = _parse_with(path, config, pch, content) if pch is not None else None
         if tu is None or _pch_failed(tu):
-            tu = _parse_with(path, config, None)
+            tu = _parse_with(path, config, None, content)
     assert tu is not None
     return tu
 
 
-def _parse_with(path: Path, config: ParseConfig, pch: Path | None) -> ci.TranslationUnit | None:
+def _parse_with(path: Path, config: ParseConfig, pch: Path | None,
+                content: bytes | None = None) -> ci.TranslationUnit | None:
     """None when libclang cannot load the PCH (or anything else) with one; without one a FrontendError."""
     args, unsaved = _context_args(config)
+    if content is not None:
+        unsaved = [*unsaved, (_clang_name(path), content)]
     try:
         return ci.Index.create(excludeDecls=True).parse(_clang_name(path), args=build_args(path, config, pch) + args,
                                                         unsaved_files=unsaved, options=_PARSE_OPTIONS)
@@ -774,15 +796,15 @@ def _shadowed(ours: list[str], user: list[str], virtual: str) -> bool:
 
 def analyze_file(path: Path, config: ParseConfig) -> FileFacts:
     """Read, parse and extract one file."""
-    text = check_readable(path, config)
+    text, decoded = check_readable(path, config)
     got = _parse_preamble(path, config, text.encode()) if config.preamble_dir and not config.context else None
-    tu, pre = got if got is not None else (parse(path, config), None)
+    tu, pre = got if got is not None else (parse(path, config, text.encode() if decoded else None), None)
     # extract() recurses once per nesting level (3 Python frames each): allow ~2,000 levels (measured safe on an
     # 8 MiB C stack up to ~6,000), and report deeper code by name instead of a RecursionError traceback.
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, _RECURSION_LIMIT))
     try:
-        facts = extract(tu, path, config.target, text, pre, config.context_from)
+        facts = replace(extract(tu, path, config.target, text, pre, config.context_from), decoded=decoded)
         return replace(facts, context=config.context_from) if config.context else facts
     except (RecursionError, ctypes.ArgumentError) as exc:
         # ctypes reports a RecursionError hit while converting an argument as ArgumentError

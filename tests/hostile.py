@@ -34,7 +34,8 @@ def binary_bytes(n: int = 4096, seed: int = 0) -> bytes:
 
 
 def non_utf8_bytes() -> bytes:
-    return b"// caf\xe9 in Latin-1\n__global__ void k(float* p) { p[0] = 1.0f; }\n"
+    return (b"// caf\xe9 in Latin-1\n__global__ void k(int* p) {\n"
+            b"  unsigned m = __ballot(p[threadIdx.x] > 0);  /* \xa9 */\n  p[0] = m;\n}\n")
 
 
 def long_line(megabytes: float = 3.0) -> str:

@@ -84,7 +84,7 @@ def test_bad_inputs_are_reported_per_file(tree: Path) -> None:
     code, out, err = run("analyze", str(tree), str(tree / "dir.cu"), "-q", "--max-file-size", "100000")
     assert code == 2
     assert "binary.hip: binary file" in err
-    assert "latin1.cu:1: not UTF-8" in err
+    assert f"porter: note: {tree / 'latin1.cu'}:1: not UTF-8 (byte 0xe9 at offset 6)" in err   # analyzed, said so
     assert "dir.cu: no HIP/CUDA sources found" in err
     assert "big.hip: 200000 bytes exceeds --max-file-size" in err
     assert "does_not_exist.h' file not found (analysis continued" in err

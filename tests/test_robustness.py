@@ -66,7 +66,7 @@ def test_hostile_corpus_each_file_reported_by_name_others_analyzed(tmp_path: Pat
     no_traceback(proc)
     assert proc.returncode == 2, proc.stderr
     err = proc.stderr
-    for name, why in [("binary.cu", "binary file"), ("latin1.cu", "not UTF-8"), ("deep.cu", "nested too deeply"),
+    for name, why in [("binary.cu", "binary file"), ("deep.cu", "nested too deeply"),
                       ("loop_a.cu", "symbolic links"), ("loop_b.cu", "symbolic links"),
                       ("fifo.cu", "not a regular file"), ("zero.cu", "not a regular file"),
                       ("folder.cu", "no HIP/CUDA sources found")]:
@@ -77,10 +77,16 @@ def test_hostile_corpus_each_file_reported_by_name_others_analyzed(tmp_path: Pat
     note = next((ln for ln in err.splitlines() if "parens.cu:1:" in ln), "")
     assert note.startswith("porter: note:") and "bracket nesting level exceeded maximum of 1024" in note, err
     assert "the analysis covers what the parser recovered" in note
+    # a file with Latin-1 bytes (in a comment, as real sources have them) is analyzed, and said to be not UTF-8
+    note = next((ln for ln in err.splitlines() if "latin1.cu:1:" in ln), "")
+    assert note.startswith("porter: note:") and "not UTF-8 (byte 0xe9 at offset 6 and 1 more)" in note, err
     found = finding_files(proc.stdout)
     # every other file is analyzed: the good kernel, the one behind a 3 MB line, the one in the include cycle
-    assert {"naïve kernel ü.cu", "long_line.cu", "cycle.cu"} <= found, (found, err)
-    for name in ("empty.cu", "ok depth.cu", "parens.cu", "naïve kernel ü.cu", "long_line.cu", "cycle.cu"):
+    assert {"naïve kernel ü.cu", "long_line.cu", "cycle.cu", "latin1.cu"} <= found, (found, err)
+    latin1 = [f for f in json.loads(proc.stdout)["findings"] if f["path"].endswith("latin1.cu")]
+    assert [(f["rule_id"], f["line"], f["column"]) for f in latin1] == [("W64-004", 3, 16)], latin1
+    for name in ("empty.cu", "ok depth.cu", "parens.cu", "naïve kernel ü.cu", "long_line.cu", "cycle.cu",
+                 "latin1.cu"):
         assert not [ln for ln in err.splitlines() if ln.startswith("porter: error:") and f"{name}:" in ln], err
 
 def test_unreadable_file(tmp_path: Path) -> None:
