@@ -317,6 +317,22 @@ def test_interrupted_convert_leaves_only_complete_modules(tmp_path: Path) -> Non
             ast.parse(f.read_text())
 
 
+def test_ctrl_c_while_the_command_line_loads_is_an_interrupt_not_a_traceback() -> None:
+    # the console script's first step is importing click and porter.cli; a Ctrl-C there (the early part of the
+    # loop above) must read as any other interrupt
+    code = ("import builtins, porter.entry\n"
+            "real = builtins.__import__\n"
+            "def slow(name, *a, **k):\n"
+            "    if name == 'porter.cli':\n"
+            "        raise KeyboardInterrupt\n"
+            "    return real(name, *a, **k)\n"
+            "builtins.__import__ = slow\n"
+            "porter.entry.run()\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 130, proc.stderr
+    assert "porter: interrupted" in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
+
+
 def test_atomic_write_interrupted_mid_write(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from porter.fsutil import atomic_write
 
