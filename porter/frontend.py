@@ -1520,17 +1520,19 @@ class _Extractor:
         if len(args) == 1 and name and name == _type_spelling(c) and \
                 args[0].type.replace("const ", "").rstrip(" &") == name:
             return args[0]  # a copy construction of a struct value (__half, float4): the value itself
+        base = None
+        if children and _kind(children[0]) == "MEMBER_REF_EXPR":
+            inner = list(_children(children[0]))
+            base = self.convert(inner[0]) if inner else None
         if config is not None:
             cfg = self._converted(_arguments(config))
             node = Node("launch", op=name, type="void", loc=loc, children=cfg + args)
             self._launch(c, name, children, cfg, args, loc)
             return node
-        base = None
-        if children and _kind(children[0]) == "MEMBER_REF_EXPR":
-            inner = list(_children(children[0]))
-            base = self.convert(inner[0]) if inner else None
-        # which function (which template instantiation) is called, for user functions only
-        ref = _referenced(c) if name and not name.startswith("__") and name not in CROSS_LANE_CALLS else None
+        # which function (which template instantiation) is called, for user functions only; a free function that
+        # has a cooperative-groups member's name (FBGEMM's `shfl_xor(mask, v, lane, width)`) is one of them
+        intrinsic = name.startswith("__") or (name in CROSS_LANE_CALLS and base is not None)
+        ref = _referenced(c) if name and not intrinsic else None
         if ref is None and children and not _spelling(c) and name not in CROSS_LANE_CALLS:
             # a call through a function passed as a template argument (`template <fn_ptr F> ... F(x)`): in the
             # instantiation the callee is the substituted function

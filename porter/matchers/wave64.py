@@ -467,7 +467,7 @@ def _half_wave_helper_calls(facts: FileFacts, fv: FileView, target: Target) -> I
     for h in fv.helpers:
         for call, _, _, kind in _half_wave_shuffles(h):
             width = shuffle_parts(call)[2]
-            if width is None or h.const(width) in (64, W):
+            if width is None or h.const(width) in (64, W, 32):
                 half[id(h)] = (call, kind)
                 break
     if not half:

@@ -131,3 +131,24 @@ void launch_sums(const float* in, float* out, int blocks, int threads) {
   one_wave_launched<<<blocks, 64>>>(in, out);
   any_block_launched<<<blocks, threads>>>(in, out);
 }
+
+// Bug: a row of timesteps per wavefront (t strided by warpSize over threadIdx.x, rows by threadIdx.y), reduced by
+// the explicit-width-32 tree: lane 0 publishes the sum of lanes 0-31 and drops lanes 32-63's timesteps.
+__global__ void row_denominator(const float* x, float* den, int T) {
+  float s = 0.0f;
+  for (int t = threadIdx.x + threadIdx.y * warpSize; t < T; t += 4 * warpSize) s += x[t];
+  // expect: W64-001
+  s = warp_sum_w32(s);
+  if (threadIdx.x == 0) den[threadIdx.y] = s;
+}
+
+// Correct: the same tree over 32-lane groups, each read at its own lane 0.
+__global__ void group_denominator(const float* x, float* den, int T) {
+  const int lane = threadIdx.x % 32;
+  const int group = threadIdx.x / 32;
+  float s = 0.0f;
+  for (int t = lane; t < T; t += 32) s += x[group * T + t];
+  // ok: W64-001
+  s = warp_sum_w32(s);
+  if (lane == 0) den[group] = s;
+}

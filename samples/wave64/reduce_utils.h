@@ -31,3 +31,15 @@ __device__ inline T warp_sum32_t(T v) {
   for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down(v, offset);
   return v;
 }
+
+// A free function named like a cooperative-groups member, wrapping the intrinsic (FBGEMM's vec_quant.cuh shape),
+// and a tree that passes width 32 explicitly: right for 32-lane groups, half a row for a wavefront-wide one.
+template <typename T>
+__device__ inline T shfl_xor(unsigned mask, const T val, int lane_mask, int width = warpSize) {
+  return __shfl_xor(val, lane_mask, width);
+}
+template <typename T>
+__device__ inline T warp_sum_w32(T v, unsigned mask = 0xffffffffu) {
+  for (int offset = 16; offset > 0; offset >>= 1) v += shfl_xor(mask, v, offset, 32);
+  return v;
+}
