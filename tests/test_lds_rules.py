@@ -316,6 +316,50 @@ def test_block_from_host_variables_and_constexpr_bounds() -> None:
         in f.message
 
 
+def test_assumed_2d_block_takes_a_padded_tile_at_its_data_width(tmp_path: Path) -> None:
+    # tile[16][16 + 1] holds 16 columns of data: with no launch the rows of threads are 16 wide, not 17, so the
+    # row write of a 16x16 block is 2-way (dword 32 of row 1 meets dword 0 of row 0); a 32 + 1 tile is not
+    k = kernel_file(tmp_path, "__global__ void t16(float* out) {", "  __shared__ float tile[16][17];",
+                    "  tile[threadIdx.y][threadIdx.x] = out[threadIdx.x];", "  __syncthreads();",
+                    "  out[threadIdx.y] = tile[threadIdx.x][threadIdx.y];", "}",
+                    "__global__ void t32(float* out) {", "  __shared__ float tile[32][33];",
+                    "  tile[threadIdx.y][threadIdx.x] = out[threadIdx.x];", "  __syncthreads();",
+                    "  out[threadIdx.y] = tile[threadIdx.x][threadIdx.y];", "}")
+    found = run(k)
+    f = at(found, "LDS-001", 4)
+    assert f.message.startswith("2-way") and "256 threads shaped as rows of 16" in f.message
+    assert not [x for x in found if x.rule_id == "LDS-001" and x.line in (10, 12)]
+
+
+def test_block_shape_from_a_flattened_3d_thread_index(tmp_path: Path) -> None:
+    # tIdx = tz * 16 + ty * 4 + tx numbers the threads of a 4 x 4 x n block; a dim3 local built from the thread
+    # index (idx.x = tx + 1) is followed. [x][y][z] of a 6x6x6 double tile puts the lanes of each 16-lane
+    # ds_write_b64 phase at banks 8 tx + 12 ty: 2-way; the same lanes in a row of 64 doubles are not
+    k = kernel_file(tmp_path, "__global__ void halo(const double* in, double* out) {",
+                    "  unsigned tx = threadIdx.x, ty = threadIdx.y, tz = threadIdx.z;",
+                    "  unsigned tIdx = tz * 4 * 4 + ty * 4 + tx;",
+                    "  __shared__ double sol[6][6][6];", "  dim3 idx(tx + 1, ty + 1, tz + 1);",
+                    "  sol[idx.x][idx.y][idx.z] = in[tIdx];", "  __shared__ double flat[64];",
+                    "  flat[tIdx] = in[tIdx];", "  out[tIdx] = sol[1][1][1] + flat[0];", "}")
+    found = run(k)
+    f = at(found, "LDS-001", 7)
+    assert f.message.startswith("2-way") and "ds_write_b64" in f.message
+    assert "4x4x? from the thread index flattened as tz * 16 + ty * 4 + tx at line 4" in f.message
+    assert f.confidence != "high"
+    assert not [x for x in found if x.rule_id == "LDS-001" and x.line == 9]
+
+
+def test_a_changed_dim3_local_is_not_taken_for_its_constructor(tmp_path: Path) -> None:
+    # built as 64 tx (32-way if it stayed so), then reassigned to tx: the field is not the constructor's
+    k = kernel_file(tmp_path, "__global__ void moved(const float* in) {", "  __shared__ float buf[64 * 64];",
+                    "  dim3 idx(threadIdx.x * 64);", "  idx.x = threadIdx.x;",
+                    "  buf[idx.x] = in[threadIdx.x];", "  __shared__ float col[64 * 64];",
+                    "  dim3 kept(threadIdx.x * 64);", "  col[kept.x + kept.y] = in[threadIdx.x];", "}")
+    found = run(k)
+    assert not [x for x in found if x.rule_id == "LDS-001" and x.line == 6]
+    assert at(found, "LDS-001", 9).message.startswith("32-way")  # kept.y: 1, dim3's default
+
+
 def test_block_built_from_the_devices_wavefront_width(tmp_path: Path) -> None:
     # hipDeviceProp_t::warpSize and hipDeviceGetAttribute in the sample, at::cuda::warp_size() here: each is the
     # target's width, and the block is then a launch's, not an assumption; a width from anything else stays open

@@ -26,6 +26,7 @@ from porter.fact_queries import (TORCH_ROCM_FIXED_WAVE, TORCH_WAVE, FileView, Fu
                                  device_wave_vars, host_wave_value, involves_device_wave, is_device_wave_query,
                                  strip)
 from porter.lds.affine import EvalError, Expr, evaluate, symbols
+from porter.lds.padding import padded_width
 from porter.rule_context import RuleContext
 
 # Hard caps on the work done per loop / per expression; not hardware numbers.
@@ -217,6 +218,12 @@ def kernel_blocks(fv: FileView, fn: Function, default: Sequence[int], wave: int)
         origin = [partial.block_source or f"the launch at line {partial.loc.line}"] if partial is not None else []
         total = int(fn.launch_bounds[0]) if fn.launch_bounds else prod(int(d) for d in default)
         return [_complete(tuple(known), ", ".join(origin + ([asserts] if asserts else [])), total)]
+    flat = _flattened_block(fv, fn)
+    if flat is not None:
+        (bx, by), line = flat
+        total = int(fn.launch_bounds[0]) if fn.launch_bounds else prod(int(d) for d in default)
+        return [_complete((bx, by, None), f"the thread index flattened as tz * {bx * by} + ty * {bx} + tx at line "
+                          f"{line}", total)]
     two_d = uses_dim(fn, "y")
     if fn.launch_bounds and not two_d:
         n = int(fn.launch_bounds[0])
@@ -238,6 +245,57 @@ def kernel_blocks(fv: FileView, fn: Function, default: Sequence[int], wave: int)
         dims = (bx, max(1, total // bx), 1)
         why += f"; {total} threads shaped as rows of {bx}"
     return [BlockGuess(dims, f"assumed ({why}; set --block X,Y,Z)", True)]  # type: ignore[arg-type]
+
+
+def _flattened_block(fv: FileView, fn: Function) -> tuple[tuple[int, int], int] | None:
+    """((X, Y), line) when the kernel numbers its threads as tz * X * Y + ty * X + tx with constant X and Y (the
+    same for every such expression): that numbering is one-to-one only in a block of X by Y by any threads, so it
+    is the block's shape when no launch in the file gives one."""
+    if fn.body is None:
+        return None
+    view = next((v for v in fv.views if v.fn.usr == fn.usr), None)
+    if view is None:
+        return None
+    found: set[tuple[int, int]] = set()
+    line = 0
+    for n in fn.body.walk():
+        if n.kind != "binop" or n.op != "+":
+            continue
+        terms = _thread_terms(fv, view, n, 0)
+        if terms is None or set(terms) != {"x", "y", "z"} or terms["x"] != 1 or terms["y"] < 2 or \
+                terms["z"] % terms["y"] or terms["z"] // terms["y"] < 2:
+            continue
+        found.add((terms["y"], terms["z"] // terms["y"]))
+        line = line or n.loc.line
+    return (found.pop(), line) if len(found) == 1 else None
+
+
+def _thread_terms(fv: FileView, view: FunctionView, node: Node, depth: int) -> dict[str, int] | None:
+    """The constant coefficient of each threadIdx dimension in a sum of thread indices times constants (locals
+    defined once as threadIdx.x and the like included); None for anything else."""
+    node = strip(node)
+    if depth > MAX_DEPTH:
+        return None
+    if node.kind == "member" and node.op in ("x", "y", "z") and node.children and \
+            strip(node.children[0]).op == "threadIdx":
+        return {node.op: 1}
+    if node.kind == "ref" and node.ref in view.decls:
+        defs = view.defs.get(node.ref, [])
+        return _thread_terms(fv, view, defs[0], depth + 1) if len(defs) == 1 else None
+    if node.kind != "binop" or len(node.children) != 2 or node.op not in ("+", "*"):
+        return None
+    a, b = node.children
+    if node.op == "+":
+        left, right = _thread_terms(fv, view, a, depth + 1), _thread_terms(fv, view, b, depth + 1)
+        if left is None or right is None or set(left) & set(right):
+            return None
+        return {**left, **right}
+    for terms, const in ((a, b), (b, a)):
+        k = host_value(fv, view.fn.usr, const)
+        inner = _thread_terms(fv, view, terms, depth + 1) if k is not None else None
+        if inner is not None:
+            return {d: c * int(k) for d, c in inner.items()}
+    return None
 
 
 def _wave_block(fv: FileView, launch: Launch, wave: int) -> Launch:
@@ -320,10 +378,12 @@ def _asserted_dims(fn: Function) -> tuple[dict[int, int], str]:
 
 
 def _tile_width(facts: FileFacts, fn: Function) -> int | None:
-    """The innermost extent of a 2-D shared array of the function, a proxy for the x extent of the block."""
+    """The innermost extent of a 2-D shared array of the function, a proxy for the x extent of the block; a row
+    padded for bank conflicts (tile[16][16 + 1]) holds the unpadded width of data, the threads of one row."""
     for d in facts.shared:
         if d.function in (fn.usr, "") and len(d.dims) >= 2 and d.dims[-1]:
-            return int(d.dims[-1])
+            padded = padded_width(int(d.dims[-1]))
+            return padded[0] if padded else int(d.dims[-1])
     return None
 
 
@@ -1061,6 +1121,9 @@ class AccessWalker:
             root = self._kernel_argument(base)
             if root:
                 return f"u:{root}.{node.op}"  # `params.seqlen`: a field of a kernel argument, one value per launch
+            field = self._constructed_field(base, node.op)
+            if field is not None:
+                return self.expr(field, depth + 1) if isinstance(field, Node) else field
             raise Undetermined(f"value of member '{node.op}'", node)
         if k == "ref":
             return self._ref(node, depth)
@@ -1127,6 +1190,26 @@ class AccessWalker:
         if node.kind == "ref" and any(p.name == node.op for p in fn.params) and self._unassigned(node):
             return node.op
         return ""
+
+    def _constructed_field(self, base: Node, field: str) -> Node | int | None:
+        """The x, y or z of a local `dim3 idx(tx + 1, ty + 1, tz + 1)` that is never changed afterwards: the
+        constructor's argument for that field, 1 for one it leaves out (dim3's default). None otherwise."""
+        if base.kind != "ref" or field not in ("x", "y", "z") or base.ref not in self.view.decls:
+            return None
+        defs = self.view.defs.get(base.ref, [])
+        init = strip(defs[0]) if len(defs) == 1 else None
+        if init is None or init.kind != "call" or init.op != "dim3" or base.ref in self.mutations:
+            return None
+        for n in self.view.nodes():  # `idx.x = ...`, `idx.x++` or `&idx`: the field is not the constructor's
+            if n.kind in ("binop", "unop") and n.children and \
+                    n.op in ("=", *_COMPOUND, "++", "--", "post++", "post--", "&"):
+                target = strip(n.children[0])
+                target = strip(target.children[0]) if target.kind == "member" and target.children else target
+                if target.kind == "ref" and target.ref == base.ref and (n.op != "&" or n.kind == "unop"):
+                    return None
+        pos = "xyz".index(field)
+        args = [a for a in init.children if a.kind != "default"]
+        return args[pos] if pos < len(args) else 1
 
     def _ref(self, node: Node, depth: int) -> Expr:
         ref = node.ref

@@ -141,6 +141,18 @@ def _few(samples: Mapping[str, int | Sequence[int]] | None) -> dict[str, tuple[i
     return out
 
 
+def padded_width(extent: int) -> tuple[int, int] | None:
+    """(unpadded width C0, pad P) when extent = C0 + P looks like a padded row: C0 a power of two >= 8 and
+    1 <= P <= min(8, C0 / 4). A power-of-two extent is never taken for a padded one."""
+    if extent & (extent - 1) == 0:
+        return None
+    for pad in range(1, 9):
+        c0 = extent - pad
+        if c0 >= 8 and c0 & (c0 - 1) == 0 and pad <= c0 // 4:
+            return c0, pad
+    return None
+
+
 def _powers_of_two(limit: int) -> list[int]:
     out, v = [], 1
     while v <= limit:

@@ -21,7 +21,7 @@ from porter.lds.affine import EvalError, Expr, affine_of, depends_on_thread, eva
 from porter.lds.access_offsets import (ASSUMED_ELEMENT, AccessWalker, BlockGuess, LdsAccess, Unresolved, assumed_shared,
                                       function_blocks, function_views)
 from porter.lds.model import Access, ConflictResult, LdsModel, LdsModelError, analyze, as_model
-from porter.lds.padding import ArrayAccess, PaddingResult, SharedArray, find_padding
+from porter.lds.padding import ArrayAccess, PaddingResult, SharedArray, find_padding, padded_width
 from porter.rule_context import RuleContext
 from porter.targets import Target
 
@@ -270,7 +270,7 @@ def _layout_advice(model: LdsModel, facts: FileFacts, block: BlockGuess,
         dims = tuple(int(d) for d in decl.dims)  # type: ignore[arg-type]
         # A row that is already padded (e.g. [32 + 4] for NVIDIA) is searched from its unpadded width, so that
         # "less padding" can be the answer too.
-        padded = _padded_width(dims[-1])
+        padded = padded_width(dims[-1])
         base = padded[0] if padded else dims[-1]
         array = SharedArray(decl.name, dims[:-1] + (base,), elem)
         arr_accs = [ArrayAccess(indices=a.indices, vector=a.width // elem, op=a.op,  # type: ignore[arg-type]
@@ -390,18 +390,6 @@ def _skew_advice(model: LdsModel, facts: FileFacts, block: BlockGuess, accs: lis
 
 # ----------------------------------------------------------------------------------------------- LDS-003
 
-def _padded_width(extent: int) -> tuple[int, int] | None:
-    """(unpadded width C0, pad P) when extent = C0 + P looks like a padded row: C0 a power of two >= 8 and
-    1 <= P <= min(8, C0 / 4). A power-of-two extent is never taken for a padded one."""
-    if extent & (extent - 1) == 0:
-        return None
-    for pad in range(1, 9):
-        c0 = extent - pad
-        if c0 >= 8 and c0 & (c0 - 1) == 0 and pad <= c0 // 4:
-            return c0, pad
-    return None
-
-
 def _lane_strides(acc: LdsAccess) -> set[int]:
     """The byte strides of the terms of the access's offset that vary across lanes; a row index computed as
     tid / C or tid % C is one such term (affine_of's opaque terms)."""
@@ -417,7 +405,7 @@ def _unused_padding(accs: list[LdsAccess]) -> dict[int, _Bypass]:
     strides = [(a, _lane_strides(a)) for a in accs]
     out: dict[int, _Bypass] = {}
     if len(decl.dims) >= 2:
-        padded = _padded_width(int(decl.dims[-1]))  # type: ignore[arg-type]
+        padded = padded_width(int(decl.dims[-1]))  # type: ignore[arg-type]
         if padded is None:
             return {}
         c0, pad = padded
@@ -434,7 +422,7 @@ def _unused_padding(accs: list[LdsAccess]) -> dict[int, _Bypass]:
         steps = {s // elem for s in ss if s % elem == 0}
         # a lane stride that is itself a padded row dividing the buffer (72 = 64 + 8 of 32 x 72) means the
         # access steps rows by the padded width; its smaller strides are column steps within a row
-        padded_rows = {s for s in steps if n % s == 0 and _padded_width(s) is not None}
+        padded_rows = {s for s in steps if n % s == 0 and padded_width(s) is not None}
         for c in sorted(steps, reverse=True):
             if any(r > c for r in padded_rows):
                 break
