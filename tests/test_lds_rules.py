@@ -360,6 +360,32 @@ def test_a_changed_dim3_local_is_not_taken_for_its_constructor(tmp_path: Path) -
     assert at(found, "LDS-001", 9).message.startswith("32-way")  # kept.y: 1, dim3's default
 
 
+def test_an_index_assigned_in_several_places_is_read_at_the_assignment_that_reaches_it(tmp_path: Path) -> None:
+    # a scan's ai = ... in the up-sweep and again in the down-sweep: each use reads the last unconditional
+    # assignment before it; one under a branch, or one a loop brings back round, leaves the index open
+    k = kernel_file(tmp_path, "__global__ void sweeps(float* out) {", "  __shared__ float s[512];", "  int ai;",
+                    "  ai = 2 * threadIdx.x;", "  s[ai] += 1.0f;", "  ai = threadIdx.x;", "  s[ai] += 1.0f;",
+                    "  if (threadIdx.x < 64) ai = 4 * threadIdx.x;", "  s[ai] = 0.0f;", "  ai = 2 * threadIdx.x;",
+                    "  for (int i = 0; i < 4; ++i) {", "    s[ai] = 0.0f;", "    ai = threadIdx.x;", "  }", "}")
+    found = [x for x in run(k) if x.rule_id == "LDS-001"]
+    assert at(found, "LDS-001", 6).message.startswith("2-way")
+    assert not [x for x in found if x.line in (8, 10, 13)]
+
+
+def test_a_launch_in_a_host_template_gives_each_instantiation_its_block(tmp_path: Path) -> None:
+    # sosfilt<T><<<g, threads>>> in filtering<T>: the dependent launch runs every instantiation of the kernel, and
+    # the width the template passes on is the one main gives both instantiations
+    k = kernel_file(tmp_path, "template <typename T> __global__ void strided(T* out, int w) {",
+                    "  __shared__ T s[512];", "  s[threadIdx.x * w] = out[threadIdx.x];", "}",
+                    "template <typename T> void filtering(T* p, int w) {", "  dim3 threads(64);",
+                    "  strided<T><<<1, threads>>>(p, w);", "}",
+                    "int main() {", "  const int w = 2;", "  filtering<float>(nullptr, w);",
+                    "  filtering<double>(nullptr, w);", "}")
+    f = at(run(k), "LDS-001", 4)
+    assert f.message.startswith("2-way") and "block 64x1x1 from `dim3 threads`" in f.message
+    assert "kernel arguments as every launch passes them: w = 2" in f.message
+
+
 def test_block_built_from_the_devices_wavefront_width(tmp_path: Path) -> None:
     # hipDeviceProp_t::warpSize and hipDeviceGetAttribute in the sample, at::cuda::warp_size() here: each is the
     # target's width, and the block is then a launch's, not an assumption; a width from anything else stays open

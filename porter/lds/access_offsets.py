@@ -111,13 +111,18 @@ def uses_dim(fn: Function, dim: str) -> bool:
 
 
 def _launches_of(facts: FileFacts, fn: Function) -> Iterator[Launch]:
-    """The launches in the file that run `fn` (an instantiation: those naming its own template arguments)."""
+    """The launches in the file that run `fn` (an instantiation: those naming its own template arguments; an
+    argument the launch leaves dependent, `k<T><<<...>>>` inside a host template, may be any of them)."""
     base_usr = fn.usr.split("<", 1)[0]
     targs = tuple(v for _, v in fn.template_args)
     for launch in facts.launches:
         same = launch.kernel_usr.split("<", 1)[0] == base_usr if launch.kernel_usr else launch.kernel == fn.name
-        if same and not (targs and launch.template_args and tuple(launch.template_args) != targs):
+        if same and not (targs and launch.template_args and not _same_arguments(launch.template_args, targs)):
             yield launch
+
+
+def _same_arguments(launched: Sequence[str], instance: Sequence[str]) -> bool:
+    return len(launched) == len(instance) and all(a in ("?", b) for a, b in zip(launched, instance))
 
 
 def launch_constants(fv: FileView, fn: Function) -> dict[str, int]:
@@ -168,8 +173,11 @@ def host_value(fv: FileView, fn_usr: str, node: Node, depth: int = 0) -> int | N
     if node.op not in names or node.ref in view.decls:
         return None
     pos = names.index(node.op)
+    # a host template's parameter (a launch in `filtering<T>`) is bound by the calls of each instantiation
+    callees = [fn_usr] + ([f.usr for f in fv.facts.functions if f.usr.startswith(fn_usr + "<")]
+                          if view.fn.is_template else [])
     values = {host_value(fv, caller.fn.usr, args[pos], depth + 1) if pos < len(args) else None
-              for caller, args in _call_sites(fv, fn_usr)}
+              for usr in callees for caller, args in _call_sites(fv, usr)}
     return values.pop() if len(values) == 1 else None
 
 
@@ -1238,7 +1246,10 @@ class AccessWalker:
         if len(defs) == 1:
             return self.expr(defs[0], depth + 1)
         if len(defs) > 1:
-            raise Undetermined(f"'{node.op}' is assigned in several places", node)
+            reaching = self._reaching_definition(node, defs)
+            if reaching is None:
+                raise Undetermined(f"'{node.op}' is assigned in several places", node)
+            return self.expr(reaching, depth + 1)
         c = self.view.facts_global_const(ref)
         if isinstance(c, int):
             return c
@@ -1256,6 +1267,38 @@ class AccessWalker:
             self.used_args[node.op] = value  # ... and the same constant at every launch in the file
             return value
         raise Undetermined(f"the value of '{node.op}'", node)
+
+    def _reaching_definition(self, use: Node, defs: list[Node]) -> Node | None:
+        """The one assignment of a variable assigned in several places that every path to `use` last passes
+        through (`ai = ...` of a scan's up-sweep, then another `ai = ...` in its down-sweep): the last one before
+        the use when it stands unconditionally in a block that encloses the use, and no later one can come
+        round to the use through a loop that does not also repeat it. None when that is not so."""
+        d = self.view.definition_at(use.ref, use)
+        if d is None or (d.loc.end_line or d.loc.line, d.loc.end_col or d.loc.col) > (use.loc.line, use.loc.col):
+            return None
+        around_use = {id(a): a for a in self.view.ancestors(use)}
+        stmt, block = d, None
+        for anc in self.view.ancestors(d):
+            if id(anc) in around_use:
+                block = anc
+                break
+            if anc.kind in ("if", "for", "while", "do", "switch", "case", "cond") or \
+                    (anc.kind == "binop" and anc.op in ("&&", "||")):
+                return None  # the assignment is conditional, or repeated, where the use is not
+            stmt = anc
+        if block is None or block.kind != "block" or stmt is d:
+            return None
+        around_d = {id(a) for a in self.view.ancestors(d)}
+        loops = [a for a in around_use.values() if a.kind in ("for", "while", "do") and id(a) not in around_d]
+        for other in defs:
+            if other is d:
+                continue
+            if (other.loc.line, other.loc.col) > (use.loc.line, use.loc.col):
+                if any(id(lp) in {id(a) for a in self.view.ancestors(other)} for lp in loops):
+                    return None  # assigned again later in a loop that brings it back to the use
+            elif (other.loc.line, other.loc.col) > (d.loc.line, d.loc.col):
+                return None
+        return d
 
     @cached_property
     def launch_args(self) -> dict[str, int]:
