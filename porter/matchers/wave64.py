@@ -96,7 +96,39 @@ def _uses_var(node: Node, var: str) -> bool:
 
 def _half_wave_shuffles(view: FunctionView) -> Iterator[tuple[Node, Node, Node | None, str]]:
     """Shuffle reductions and scans whose steps span only 32 lanes: (shuffle call, place to report,
-    start-value node, kind 'reduction'|'scan')."""
+    start-value node, kind 'reduction'|'scan'). Left out: a scan whose step is guarded by a 32-lane id (it scans
+    the groups the code numbers, see _guarded_by_group_lane), and a reduction that also takes an offset-32 step on
+    the same value (the tree covers the wavefront, as under an `#if __GFX9__` that adds it)."""
+    for call, place, start_node, kind in _short_shuffle_trees(view):
+        if kind == "scan" and _guarded_by_group_lane(view, call):
+            continue
+        if kind == "reduction" and _completed_at_32(view, call):
+            continue
+        yield call, place, start_node, kind
+
+
+def _completed_at_32(view: FunctionView, call: Node) -> bool:
+    """A single further down/xor step of the same variable at offset 32 (or warpSize / 2 on a 64-lane wavefront),
+    not a loop of its own: with it the 16..1 steps reduce all 64 lanes (gc's `wpcol &= __shfl_xor(wpcol, 32)`
+    under `#if __GFX9__`). A second tree from warpSize / 2 over the same variable is another reduction."""
+    value = shuffle_parts(call)[0]
+    var = strip(value).ref if value is not None and strip(value).kind == "ref" else ""
+    if not var:
+        return False
+    for other in view.calls(SHUFFLES):
+        v, offset, _ = shuffle_parts(other)
+        if other is call or v is None or offset is None or strip(v).kind != "ref" or strip(v).ref != var:
+            continue
+        looped = any(parts is not None and _uses_var(offset, parts[0])
+                     for parts in (_loop_parts(view, a) for a in view.ancestors(other) if a.kind == "for"))
+        if not looped and other.op.removesuffix("_sync") in ("__shfl_xor", "__shfl_down") \
+                and view.const(offset) in (32, W_HALF):
+            return True
+    return False
+
+
+def _short_shuffle_trees(view: FunctionView) -> Iterator[tuple[Node, Node, Node | None, str]]:
+    """Every shuffle loop or step that stops at 32 lanes, as _half_wave_shuffles yields them."""
     in_loops: set[int] = set()
     for loop in (n for n in view.nodes() if n.kind == "for"):
         parts = _loop_parts(view, loop)
@@ -1402,11 +1434,21 @@ def _mask_like(view: FunctionView, node: Node) -> bool:
 
 
 def _guarded_by_group_lane(view: FunctionView, call: Node) -> bool:
-    """A scan step `if (lane >= offset) v += t` with a 32-lane id never reads across a group boundary."""
+    """A scan step `if (lane >= offset) v += t` (or `if (lane < offset)` taking the other branch) with a 32-lane
+    id: lane 32 + k adds what lane 32 + k - offset held only when k >= offset, so the step never reads across a
+    group boundary whatever the shuffle's width, and each 32-lane group is scanned on its own."""
+    offset = shuffle_parts(call)[1]
     loop = next((a for a in view.ancestors(call) if a.kind == "for"), None)
     scope = loop if loop is not None else view.fn.body
-    return scope is not None and any(n.kind == "binop" and n.op in (">=", ">", "<") and n.children
-                                     and view.lane_class(n.children[0]) == LANE32 for n in scope.walk())
+    if offset is None or scope is None:
+        return False
+    for n in scope.walk():
+        if n.kind != "binop" or len(n.children) != 2 or n.op not in (">=", ">", "<", "<="):
+            continue
+        lane, bound = n.children if n.op in (">=", "<") else n.children[::-1]
+        if view.lane_class(lane) == LANE32 and same_expr(strip(bound), strip(offset)):
+            return True
+    return False
 
 
 def _append_width(facts: FileFacts, call: Node) -> tuple[Edit, ...]:
