@@ -675,9 +675,43 @@ def _wave_dependent_ops(fv: FileView, view: FunctionView) -> Node | None:
     code narrows to its 32-lane group's 32 bits is left out."""
     for v in [view, *fv.callees(view)]:
         for call in v.calls(WAVE_WIDE):
-            if not _narrowed_to_group(fv.facts, v, call) and not _sync_mask_only(v, call):
+            if not _narrowed_to_group(fv.facts, v, call) and not _sync_mask_only(v, call) \
+                    and not _decides_repeat(fv, v, call):
                 return call
     return None
+
+
+_LOGIC = ("&&", "||", "!")
+
+
+def _runs(view: FunctionView, call: Node) -> bool:
+    """The call runs the function: it names it or, for a template pattern, one of its instantiations (the frontend
+    reads a one-shuffle wrapper's call as that shuffle, keeping the wrapper as the call's ref), or it is an
+    unresolved call of its name."""
+    usr = view.fn.usr
+    return call.ref == usr or call.ref.startswith(usr + "<") or (not call.ref and call.op == view.fn.name)
+
+
+def _decides_repeat(fv: FileView, view: FunctionView, node: Node, depth: int = 0) -> bool:
+    """The value only decides whether a loop runs again: it is the condition of a for, while or do loop (alone
+    or joined by && / || / !), or the value a function returns where every call of it is such a condition
+    (rsmt's `for (e = lane; __any(e < top); e += WS)`, `do ... while (insertSteinerPoints(...))` returning
+    `__any(updated)`). An `__any`/`__all` there keeps the wavefront iterating while any of its lanes has work;
+    a 32-lane group with none left runs an extra pass whose lanes all fail their own test, as the idle lanes of a
+    32-lane warp do, so the vote is no wavefront value that a group's lane ids combine with."""
+    arg, parent = node, view.parent(node)
+    while parent is not None and (parent.kind == "cast" or (parent.kind in ("binop", "unop") and parent.op in _LOGIC)):
+        arg, parent = parent, view.parent(parent)
+    if parent is None or not parent.children:
+        return False
+    if parent.kind == "for":
+        return len(parent.children) == 4 and parent.children[1] is arg
+    if parent.kind in ("while", "do"):
+        return parent.children[0 if parent.kind == "while" else -1] is arg
+    if parent.kind != "return" or depth > 0:
+        return False
+    calls = [(caller, c) for caller in fv.views if caller is not view for c in caller.calls() if _runs(view, c)]
+    return bool(calls) and all(_decides_repeat(fv, caller, c, depth + 1) for caller, c in calls)
 
 
 def _sync_mask_only(view: FunctionView, node: Node, depth: int = 0) -> bool:
@@ -715,9 +749,22 @@ def _narrowed_to_group(facts: FileFacts, view: FunctionView, call: Node) -> bool
         node, parent = parent, view.parent(parent)
     if parent is None:
         return False
-    if parent.kind == "cast":
-        return True
-    return parent.kind == "binop" and parent.op == ">>" and len(parent.children) == 2 \
+    return parent.kind == "cast" or _shifted_to_group(view, node)
+
+
+def _outer_cast(view: FunctionView, node: Node) -> Node:
+    """The node with the casts around it (`(unsigned long long)__ballot(p)`)."""
+    parent = view.parent(node)
+    while parent is not None and parent.kind == "cast":
+        node, parent = parent, view.parent(parent)
+    return node
+
+
+def _shifted_to_group(view: FunctionView, node: Node) -> bool:
+    """A mask shifted right by a thread-dependent amount (`__ballot(p) >> (threadIdx.x & 32)`): each 32-lane
+    group keeps its own half, whose bit k is the group's lane k."""
+    parent = view.parent(node)
+    return parent is not None and parent.kind == "binop" and parent.op == ">>" and len(parent.children) == 2 \
         and parent.children[0] is node and view.depends_on_thread(parent.children[1])
 
 
@@ -731,12 +778,19 @@ def lane_arith_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
         if not group_nodes:
             continue
         yield from _warp32_times_wave(facts, view, target)
+        meets = _group_lane_meets_wave_lane(view)
         wave_call = _wave_dependent_ops(fv, view)
         shuffles = any(True for v in [view, *fv.callees(view)] for _ in v.calls(SHUFFLES))
         mixed = _wave_organized([view]) if shuffles else None
         reduces = _default_warp_reduces(ctx, view.fn.loc)
         tree: Node | None = None
-        if wave_call is not None:
+        if meets is not None:
+            test, vote = meets
+            reason = f"'{_spell(facts, test)}' (line {test.loc.line}) compares a 32-lane id with a lane picked by " \
+                     f"'{vote.op}' (line {vote.loc.line}), which numbers the lanes of the whole wavefront: two " \
+                     f"lanes match, or none"
+            confidence = "high"
+        elif wave_call is not None:
             reason = f"'{wave_call.op}' (line {wave_call.loc.line}) works on all {target.wave_size} lanes"
             confidence = "high" if wave_call.op in MASK_PRODUCERS else "medium"
         elif reduces:
@@ -766,7 +820,6 @@ def lane_arith_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
                                    "wave": str(target.wave_size)}, confidence="medium")
         if tree is not None:
             yield from _group_lanes_after_tree(facts, view, tree, target)
-        yield from _group_lane_meets_wave_lane(facts, view, target)
 
 
 NUMBERS_32 = "numbers threads in 32-lane warps"
@@ -807,10 +860,12 @@ def _init_value(init: Node) -> Node:
 
 
 def _from_wave_vote(view: FunctionView, node: Node, depth: int = 0) -> Node | None:
-    """The ballot/activemask/match call a value is computed from (a lane number 0-63 such as __ffsll(b) - 1)."""
+    """The ballot/activemask/match call a value is computed from (a lane number 0-63 such as __ffsll(b) - 1): its
+    bits number the lanes of the wavefront, also where a 32-bit copy keeps only lanes 0-31. A mask shifted to a
+    32-lane group's half numbers that group's lanes instead and is left out."""
     for n in strip(node).walk():
         if n.kind == "call" and n.op in MASK_PRODUCERS:
-            return n
+            return None if _shifted_to_group(view, _outer_cast(view, n)) else n
         if n.kind == "ref" and depth < 4:
             for d in view.defs.get(n.ref, []):
                 found = _from_wave_vote(view, d, depth + 1)
@@ -819,21 +874,19 @@ def _from_wave_vote(view: FunctionView, node: Node, depth: int = 0) -> Node | No
     return None
 
 
-def _group_lane_meets_wave_lane(facts: FileFacts, view: FunctionView, target: Target) -> Iterator[Match]:
-    """`lane == who` with lane a 32-lane id (0-31) and who a wavefront lane picked from a vote (0-63): two
-    hardware lanes match when who < 32, none when who >= 32."""
+def _group_lane_meets_wave_lane(view: FunctionView) -> tuple[Node, Node] | None:
+    """(`lane == who`, the vote) with lane a 32-lane id (0-31) and who a lane picked from a vote, numbered in the
+    wavefront (0-63, or 0-31 of a 32-bit copy): lanes who and who + 32 both match, or none when who >= 32. The
+    comparison is right once lane numbers the wavefront, so it is the evidence against the 32-lane id, reported
+    where the id is made."""
     for node in view.nodes():
         if node.kind != "binop" or node.op not in ("==", "!=") or len(node.children) != 2:
             continue
         for lane, who in (node.children, node.children[::-1]):
             vote = _from_wave_vote(view, who) if view.lane_class(lane) == LANE32 else None
             if vote is not None:
-                yield Match(node.loc, {"expr": _spell(facts, strip(lane)), "what": NUMBERS_32,
-                                       "reason": f"'{_spell(facts, node)}' compares it with a lane picked by "
-                                                 f"'{vote.op}' (line {vote.loc.line}), which ranges over all "
-                                                 f"{target.wave_size} lanes: two lanes of the wavefront match, or none",
-                                       "wave": str(target.wave_size)}, confidence="high")
-                break
+                return node, vote
+    return None
 
 
 def _group_lanes_after_tree(facts: FileFacts, view: FunctionView, tree: Node, target: Target) -> Iterator[Match]:
@@ -1329,6 +1382,8 @@ def default_width_groups(ctx: RuleContext, params: dict[str, Any]) -> Iterator[M
                 continue
             if base not in ("__shfl", "__shfl_up") or (base == "__shfl" and _group_copies(view, call)):
                 continue
+            if base == "__shfl" and _from_wave_vote(view, shuffle_parts(call)[1]) is not None:
+                continue  # the source is a vote's bit position, a lane of the whole wavefront (gc's __ffs(bal) - 1)
             yield Match(call.loc, {"call": call.op, "what": in_groups, "expr": _spell(facts, call),
                                    "wave": str(target.wave_size),
                                    "effect": "the second group of each wavefront reads lanes of the first"},

@@ -133,13 +133,13 @@ __global__ void butterfly_then_waves(const float* in, float* out) {
   if (threadIdx.x == 0) out[blockIdx.x] = v;
 }
 
-// Bug: the leader is a wavefront lane (0-63) from the ballot; a 32-lane id matches it in two lanes or none.
+// Bug: the leader is a wavefront lane (0-63) from the ballot; a 32-lane id matches it in two lanes or none. The
+// comparison is right once lane numbers the wavefront: the finding is where the 32-lane id is made.
 __global__ void elect_leader(const int* flags, int* counts) {
   // expect: W64-002
   const int lane = threadIdx.x % 32;
   const unsigned long long active = __ballot(flags[blockIdx.x * blockDim.x + threadIdx.x] != 0);
   const int leader = __ffsll(active) - 1;
-  // expect: W64-002
   if (lane == leader) atomicAdd(&counts[blockIdx.x], __popcll(active));
 }
 
