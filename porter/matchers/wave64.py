@@ -1344,6 +1344,8 @@ def default_width_groups(ctx: RuleContext, params: dict[str, Any]) -> Iterator[M
     in_groups = _DEFAULT_IN_GROUPS.format(wave=target.wave_size)
     for view in _device_views(fv):
         for call, param in _narrow_default_widths(view):
+            if _group_callers_only(fv, view, param):
+                continue
             yield Match(_default_site(facts, view, call, param), {
                 "call": call.op, "expr": view.fn.name, "wave": str(target.wave_size),
                 "what": f"passes its parameter '{param.name}' as the width of '{call.op}' (line {call.loc.line}) "
@@ -1449,6 +1451,39 @@ def _narrow_default_widths(view: FunctionView) -> Iterator[tuple[Node, Param]]:
         param = next((p for p in view.fn.params if p.name == ref.op and p.default == 32), None)
         if param is not None:
             yield call, param
+
+
+def _group_callers_only(fv: FileView, wrapper: FunctionView, param: Param) -> bool:
+    """Every call in the file that leaves the wrapper's width out runs in code organized as 32-lane groups: there
+    the default of 32 is the width the callers mean (dpid's float4 __shfl_down tree read at `TX % 32 == 0`,
+    a bitonic sort over lanes numbered `threadIdx.x % 32`). A wrapper with no such call here serves other files
+    and is judged by its default alone."""
+    position = next(i for i, p in enumerate(wrapper.fn.params) if p is param)
+    omitting = [v for v in fv.views if v is not wrapper for c in v.calls()
+                if _runs(wrapper, c) and _leaves_out(c, position)]
+    return bool(omitting) and all(_in_group_code(fv, v) for v in omitting)
+
+
+def _leaves_out(call: Node, position: int) -> bool:
+    """The call does not pass the argument at this position: the frontend fills in a default as a `default` node,
+    or, read through a one-shuffle wrapper, as the default's literal with no end position (no text of the call's
+    is that literal)."""
+    args = call_args(call)
+    if len(args) <= position:
+        return True
+    arg = args[position]
+    return arg.kind == "default" or (arg.kind == "int" and arg.loc.end_line == 0)
+
+
+def _in_group_code(fv: FileView, view: FunctionView) -> bool:
+    """The function, the functions that call it (three levels up) and what they all call number lanes in
+    32-lane groups and nowhere by the wavefront."""
+    chain, todo = [view], [view]
+    for _ in range(3):
+        todo = [c for t in todo for c in fv.callers(t) if all(c is not x for x in chain)]
+        chain += todo
+    scope = chain + [c for v in chain for c in fv.callees(v)]
+    return _group_organized(scope) and _wave_organized(scope) is None
 
 
 def _default_site(facts: FileFacts, view: FunctionView, call: Node, param: Param) -> Loc:
