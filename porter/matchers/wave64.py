@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
+from weakref import WeakKeyDictionary
 
 from porter.facts import FileFacts, Launch, Loc, MacroUse, Node, Param, from_byte_text, undeclared_identifier
 from porter.findings import Edit, Match
@@ -28,7 +29,54 @@ from porter.targets import Target
 
 
 def _device_views(fv: FileView) -> Iterator[FunctionView]:
-    return (v for v in fv.views if v.fn.kind != "host")
+    """The file's device functions, less those that only kernels launched for narrower wavefronts run."""
+    idle = _narrow_wave_only(fv)
+    return (v for v in fv.views if v.fn.kind != "host" and id(v) not in idle)
+
+
+_NARROW_ONLY: WeakKeyDictionary[FileView, frozenset[int]] = WeakKeyDictionary()
+
+
+def _narrow_wave_only(fv: FileView) -> frozenset[int]:
+    """Device functions (ids of their views) that run only in kernels every launch of which sits in a branch
+    that a 64-lane device does not take: `if (warpSize == 32) k<<<...>>>(); else k2<<<...>>>();` with the width
+    asked from the device at run time (atomicAggregate's 32-lane atomicAggInc beside its 64-lane twin). Such code
+    never runs on gfx942, whatever it assumes. A kernel the file does not launch, or a helper no kernel here
+    calls, is kept: its launches are elsewhere."""
+    if fv not in _NARROW_ONLY:
+        launches: dict[str, list[Launch]] = {}
+        for launch in fv.facts.launches:
+            launches.setdefault(launch.kernel_usr, []).append(launch)
+        hosts = {v.fn.usr: v for v in fv.views if v.fn.kind in ("host", "host_device")}
+        placed = {(n.loc.line, n.loc.col): (v, n) for v in hosts.values() for n in v.nodes() if n.kind == "launch"}
+        narrow = {usr for usr, found in launches.items() if all(_untaken_at_wave(placed, la, 64) for la in found)}
+        reach = [(k.fn.usr in narrow, {id(k)} | {id(c) for c in fv.callees(k)}) for k in fv.views
+                 if k.fn.kind == "kernel"] if narrow else []
+        idle = {id(v) for v in fv.views if (runs := [n for n, ids in reach if id(v) in ids]) and all(runs)}
+        # a template pattern stands for its instantiations: idle when every one of them is
+        for v in (v for v in fv.views if v.fn.is_template and not v.fn.template_args):
+            instances = [i for i in fv.views if i.fn.usr.startswith(v.fn.usr + "<")]
+            if instances and all(id(i) in idle for i in instances):
+                idle.add(id(v))
+        _NARROW_ONLY[fv] = frozenset(idle)
+    return _NARROW_ONLY[fv]
+
+
+def _untaken_at_wave(placed: dict[tuple[int, int], tuple[FunctionView, Node]], launch: Launch, wave: int) -> bool:
+    """The launch (found among the host functions' launch nodes by its place) sits in a branch of an `if` whose
+    test asks the device's wavefront width and, with that width `wave`, goes the other way."""
+    host, node = placed.get((launch.loc.line, launch.loc.col), (None, None))
+    if host is None or node is None or host.fn.usr != launch.caller:
+        return False
+    filled = device_wave_vars(host)
+    for branch, test in zip([node, *host.ancestors(node)], host.ancestors(node)):
+        if test.kind != "if" or len(test.children) < 2 or all(branch is not k for k in test.children[1:3]):
+            continue
+        cond = test.children[0]
+        value = host_wave_value(host, cond, {}, filled, wave) if involves_device_wave(host, cond, filled) else None
+        if value is not None and bool(value) != (branch is test.children[1]):
+            return True
+    return False
 
 
 def _text(facts: FileFacts, loc: Loc) -> str:
