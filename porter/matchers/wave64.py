@@ -2727,15 +2727,27 @@ def _host_branch_stops(facts: FileFacts, lines: list[tuple[int, str]], inactive:
 
 
 def _host_uses(facts: FileFacts, chosen: set[str], bodies: dict[str, str],
-               in_host: Callable[[int], bool]) -> list[MacroUse]:
-    """Uses in host code, in order, of the macros `chosen` or of a macro of `bodies` whose body names one of them."""
+               in_host: Callable[[int], bool], printed: Callable[[Loc], bool]) -> list[MacroUse]:
+    """Uses in host code, in order, of the macros `chosen` or of a macro of `bodies` whose body names one of them;
+    a use that is only printed (an argument of printf) changes no launch and is left out."""
     names = set(chosen) | {n for n, body in bodies.items()
                            if any(re.search(rf"\b{re.escape(c)}\b", body) for c in chosen)}
-    return sorted((u for u in facts.macro_uses if u.name in names and in_host(u.loc.line)),
+    return sorted((u for u in facts.macro_uses if u.name in names and in_host(u.loc.line) and not printed(u.loc)),
                   key=lambda u: (u.loc.line, u.loc.col))
 
 
-def _header_arch_macros_in_host(facts: FileFacts, in_host: Callable[[int], bool], wave: str) -> Iterator[Match]:
+_PRINTS = frozenset({"printf", "fprintf", "sprintf", "snprintf", "puts", "fputs"})
+
+
+def _printer(fv: FileView) -> Callable[[Loc], bool]:
+    """Whether a place lies inside a call of printf & co. in host code (rsmt's `printf("... %d threads per
+    block\n", blocks, 24 * WS)`)."""
+    spans = [c.loc for v in fv.views if v.fn.kind == "host" for c in v.calls(_PRINTS) if c.loc.end_line]
+    return lambda loc: any((s.line, s.col) <= (loc.line, loc.col) <= (s.end_line, s.end_col) for s in spans)
+
+
+def _header_arch_macros_in_host(facts: FileFacts, in_host: Callable[[int], bool], printed: Callable[[Loc], bool],
+                                wave: str) -> Iterator[Match]:
     """A header's macro whose definition an architecture test picks (`#ifdef __GFX9__ / #define BNB_WARP_SIZE 64
     / #else / ... 32`), used in this file's host code, directly or through a file macro: the host pass defines no
     GPU architecture, so host code gets the other branch. The test is in the header; the use is reported here."""
@@ -2745,7 +2757,7 @@ def _header_arch_macros_in_host(facts: FileFacts, in_host: Callable[[int], bool]
         if arch is None or mac.loc.path == facts.path:
             continue
         where = f"{Path(mac.loc.path).name}:{mac.loc.line}"
-        for u in _host_uses(facts, {mac.name}, bodies, in_host):
+        for u in _host_uses(facts, {mac.name}, bodies, in_host, printed):
             yield Match(u.loc, {"what": f"host code uses {u.name}, chosen by '{arch}' in {where}", "wave": wave})
 
 
@@ -2771,8 +2783,9 @@ def wavefront_macro_host(ctx: RuleContext, params: dict[str, Any]) -> Iterator[M
     yield from _torch_width_in_host(facts, in_host, wave)
     # a macro chosen by an architecture test, used in host code: report the test (the line to change) and the use
     bodies = {m.name: m.body for m in facts.macros}
+    printed = _printer(ctx.view)
     for loc, arch, chosen in _arch_selected_macros(facts, lines, inactive):
-        uses = _host_uses(facts, chosen, bodies, in_host)
+        uses = _host_uses(facts, chosen, bodies, in_host, printed)
         if not uses:
             continue   # the macros it picks feed device code only: correct
         yield Match(loc, {"what": f"'{arch}' picks {', '.join(sorted(chosen))}, which host code uses "
@@ -2780,7 +2793,7 @@ def wavefront_macro_host(ctx: RuleContext, params: dict[str, Any]) -> Iterator[M
         for u in uses:
             yield Match(u.loc, {"what": f"host code uses {u.name}, chosen by '{arch}' (line {loc.line})",
                                 "wave": wave})
-    yield from _header_arch_macros_in_host(facts, in_host, wave)
+    yield from _header_arch_macros_in_host(facts, in_host, printed, wave)
     yield from _host_branch_stops(facts, lines, inactive, wave)
     for view in (v for v in ctx.view.views if v.fn.kind == "host"):
         for node in view.nodes():
