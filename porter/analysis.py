@@ -284,14 +284,14 @@ def with_shared_preambles(requests: list[Request], scratch: str) -> list[Request
 
 
 def with_includer_contexts(requests: list[Request]) -> list[Request]:
-    """The requests, each header that a source file of its tree includes after #include or #define lines told
-    to parse after them (porter/includers.py): the macros its includer defines first apply to it."""
+    """The requests, each header (or source) that a source file of its tree includes after #include or #define
+    lines told to parse after them (porter/includers.py): the macros its includer defines first apply to it."""
     from porter.includers import Scanner
     from porter.resources import package_path
 
     groups: dict[tuple[str, ...], list[str]] = {}
     for r in requests:
-        if r.path.endswith(HEADER_SUFFIXES):
+        if r.path.endswith(SOURCE_SUFFIXES):
             groups.setdefault(r.config.include_dirs, []).append(r.path)
     if not groups:
         return requests

@@ -2,7 +2,10 @@
 
 A header analyzed on its own misses the macros its includers define first: exllamav2's cache.cu includes
 compat.cuh, whose `#define __shfl_xor_sync(mask, var, laneMask) __shfl_xor(var, laneMask)` (under USE_ROCM) means
-no 32-bit mask of cache_q.cuh, included after it, ever reaches a *_sync intrinsic. porter/frontend.py parses such a
+no 32-bit mask of cache_q.cuh, included after it, ever reaches a *_sync intrinsic. A source file that another
+source includes is a header by another name (HeCBench's egs main.cu includes EGS.h, then kernels.cu, whose whole
+text sits under `#ifdef HIP_EGS` and uses EGS.h's WARP_SIZE and shared arrays): it is read the same way, in the
+context of a source that includes it directly. porter/frontend.py parses such a
 header after a virtual header made of the includer's preprocessor lines before that #include (its #include,
 #define, #undef and conditional lines; code between them is left out), so the header's own lines and columns, and
 its findings, stay its own, and each header is analyzed (and reported) once, in one includer's context.
@@ -20,7 +23,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from porter import preamble
-from porter.analysis import HEADER_SUFFIXES, INCLUDER_SUFFIXES, SKIP_DIRS
+from porter.analysis import HEADER_SUFFIXES, INCLUDER_SUFFIXES, SKIP_DIRS, SOURCE_SUFFIXES
 
 MAX_WALK = 5000          # source files looked at per tree: a checkout's root on -I must not cost seconds
 MAX_READ = 1 << 18       # bytes of a file read for its directives
@@ -177,8 +180,10 @@ class Scanner:
 
     def contexts(self, headers: Iterable[str], also: Iterable[str] = ()) -> dict[str, Context]:
         """header -> the context it is analyzed in, for the headers some source of their tree (or of `also`,
-        the run's own files) includes after saying something; headers without one are left out."""
-        wanted = {os.path.abspath(h): h for h in headers if h.endswith(HEADER_SUFFIXES)}
+        the run's own files) includes after saying something; headers without one are left out. A source among
+        `headers` gets the context of a source that includes it (never of a header: a routing header leads to
+        headers, not to sources)."""
+        wanted = {os.path.abspath(h): h for h in headers if h.endswith(SOURCE_SUFFIXES)}
         if not wanted:
             return {}
         roots = {self.tree(h) for h in wanted}
@@ -192,7 +197,8 @@ class Scanner:
                 if target is not None:
                     sites.setdefault(target, []).append((source, line))
         by_headers: dict[str, list[tuple[str, int]]] = {}
-        for header in sorted({h for r in roots for h in self.headers(r)} if not set(wanted) <= set(sites) else ()):
+        unplaced = any(t not in sites and t.endswith(HEADER_SUFFIXES) for t in wanted)
+        for header in sorted({h for r in roots for h in self.headers(r)} if unplaced else ()):
             for name, angled, line in self._includes(header):
                 target = self.resolve(name, angled, os.path.dirname(header))
                 if target is not None and target != header:
@@ -210,8 +216,8 @@ class Scanner:
         includes directly (cuda/commands.h behind a routing header that includes the project's macros first),
         that of a header of its tree that includes it (`by_headers`), read in its own includer's context in turn
         (MAX_CHAIN deep)."""
-        found = list(sites.get(target, []))
-        if not found and depth < MAX_CHAIN:
+        found = [s for s in sites.get(target, []) if s[0] != target]
+        if not found and depth < MAX_CHAIN and target.endswith(HEADER_SUFFIXES):
             found = list(by_headers.get(target, []))
         stem = os.path.splitext(os.path.basename(target))[0]
         folder = os.path.dirname(target)

@@ -144,3 +144,25 @@ def test_a_header_behind_a_routing_header_gets_its_context(tmp_path: Path) -> No
     ctx = got[ops]
     assert (Path(ctx.includer).name, ctx.line) == ("route.cuh", 4)
     assert ctx.text == '#define FROM_MAIN 1\n#include "macros.cuh"\n#ifdef __HIPCC__\n#endif\n'
+
+
+def test_a_source_included_by_another_source_gets_its_context(tmp_path: Path) -> None:
+    """kernels.cu is compiled only through main.cu, which defines the switch its text sits under and includes
+    the header of its macros first: analyzed alone, it is read after those lines, and reported once; a source
+    that no source includes gets no context."""
+    (tmp_path / "defs.h").write_text("#pragma once\n#include <hip/hip_runtime.h>\n#define WARP_SIZE 32\n")
+    (tmp_path / "kernels.cu").write_text(
+        "#ifdef MY_APP\n__global__ void count(const int* f, unsigned* out) {\n"
+        "  unsigned m = __ballot(f[threadIdx.x] > 0);\n"
+        "  if (threadIdx.x % WARP_SIZE == 0) out[threadIdx.x / WARP_SIZE] = __popc(m);\n}\n#endif\n")
+    (tmp_path / "main.cu").write_text('#define MY_APP\n#include "defs.h"\n#include "kernels.cu"\n'
+                                      "int main() { return 0; }\n")
+    (tmp_path / "alone.cu").write_text("#define OTHER 1\nint f() { return 1; }\n")
+    got = Scanner([]).contexts([str(tmp_path / "kernels.cu"), str(tmp_path / "alone.cu")])
+    assert set(got) == {str(tmp_path / "kernels.cu")}
+    assert (Path(got[str(tmp_path / "kernels.cu")].includer).name, got[str(tmp_path / "kernels.cu")].line) == \
+        ("main.cu", 3)
+    report = analyze([str(tmp_path / "kernels.cu")], Options(select=("W64-004",)))
+    assert [(Path(f.path).name, f.line) for f in report.findings] == [("kernels.cu", 3)]
+    report = analyze([str(tmp_path)], Options(select=("W64-004",)))
+    assert [(Path(f.path).name, f.line) for f in report.findings] == [("kernels.cu", 3)]
