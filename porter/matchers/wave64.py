@@ -1847,10 +1847,13 @@ def _bracket_text(facts: FileFacts, decl: Node) -> str:
 
 def _wave_ops(views: Iterable[FunctionView]) -> Iterator[Node]:
     """The operations in these functions that see the whole wavefront: a vote, a default-width broadcast or scan
-    step, or a warpSize-wide loop."""
+    step (not one whose value is added only where a 32-lane id is at least the offset: it stays in its group), or
+    a warpSize-wide loop."""
     for v in views:
         for call in v.calls(SHUFFLES | WAVE_WIDE):
             base = call.op.removesuffix("_sync")
+            if base == "__shfl_up" and _guarded_by_group_lane(v, call):
+                continue
             if call.op in WAVE_WIDE or (base in ("__shfl", "__shfl_up") and _is_default_width(call)):
                 yield call
         for loop in (n for n in v.nodes() if n.kind == "for"):
@@ -1914,16 +1917,28 @@ def _reads_above(op: Node) -> bool:
     return op.kind == "for" or op.op == "tiled_partition"
 
 
+def _one_block_grid(fv: FileView, launch: Launch) -> bool:
+    """The launch's grid is a single block (`1`, `dim3(1)`, `dim3(1, 1)`)."""
+    host = next((v for v in fv.views if v.fn.usr == launch.caller), None)
+    grid = strip(launch.grid) if launch.grid is not None else None
+    if host is None or grid is None:
+        return False
+    dims = grid.children if grid.kind == "call" and grid.op == "dim3" else (grid,)
+    # dim3(1)'s y and z are the constructor's defaults, 1
+    return bool(dims) and all(d.kind == "default" or host.const(d) == 1 for d in dims)
+
+
 def _narrow_block(fv: FileView, launch: Launch, ops: list[Node], reported: set[tuple[int, int]],
                   wave: int) -> Iterator[Match]:
     """A one-row block narrower than a wavefront (32 threads, a warp on NVIDIA) for a kernel whose operations
     span the wavefront: the lanes past the block are never launched. An operation that reads above its lane
     (a butterfly's first step) then reads lanes that hold nothing: a wrong result. One that reads only lower lanes
     (a broadcast of lane 0, a shfl_up scan) or votes is right, and the block only leaves half of each wavefront
-    idle: a note, with low confidence."""
+    idle: a note, with low confidence; not for a grid of one block, whose work (one block's) fits one wavefront
+    either way, so no launch of fuller wavefronts would finish sooner."""
     x = launch.block_dims[0]   # type: ignore[index]
     wrong = [op for op in ops if _reads_above(op)]
-    if not wrong and x < 32:
+    if not wrong and (x < 32 or _one_block_grid(fv, launch)):
         return   # a block narrower than 32 threads idles part of an NVIDIA warp too: nothing the port changed
     first = (wrong or ops)[0]
     effect = "reads lanes that hold no value" if wrong else "runs right, but those lanes idle in every wavefront"

@@ -100,3 +100,41 @@ void launch_rows(float* x, float* z, int n, hipStream_t stream) {
   const dim3 tiles = {32u, Width / 16, 1};
   scale_kernel<<<n, tiles, 0, stream>>>(z, 2.0f);
 }
+
+// Correct: a scan over a (4, 4, 8) block whose lanes are numbered in 32-lane groups of the linear thread index;
+// the shuffled value is added only where the group lane is at least the offset, so no lane reads across a group
+// boundary, whichever rows a wavefront holds.
+__global__ void cell_offsets(unsigned* counts) {
+  unsigned t = threadIdx.x + 4 * (threadIdx.y + 4 * threadIdx.z);
+  unsigned lane = t % 32;
+  unsigned v = counts[blockIdx.x * 128 + t];
+  for (int d = 1; d < 32; d *= 2) {
+    // ok: W64-009
+    unsigned u = __shfl_up(v, d);
+    if (lane >= d) v += u;
+  }
+  counts[blockIdx.x * 128 + t] = v;
+}
+
+// Bug: the same scan without the group guard reads lane 31's sum into lane 32 of each wavefront.
+__global__ void cell_offsets_wave(unsigned* counts) {
+  unsigned t = threadIdx.x + 4 * (threadIdx.y + 4 * threadIdx.z);
+  unsigned v = counts[blockIdx.x * 128 + t];
+  for (int d = 1; d < 32; d *= 2) {
+    // expect: W64-009
+    v += __shfl_up(v, d);
+  }
+  counts[blockIdx.x * 128 + t] = v;
+}
+
+void launch_tests(const float* x, const float* y, float* out, float* z, unsigned* counts, int n,
+                  hipStream_t stream) {
+  // ok: W64-009
+  prefix_kernel<<<1, 32, 0, stream>>>(z);   // one block: its 32 threads of work fill one wavefront either way
+  // expect: W64-009
+  dot_kernel<<<1, 32, 0, stream>>>(x, y, out, n);   // one block still reads lanes it does not have
+  // ok: W64-009
+  cell_offsets<<<n, dim3(4, 4, 8), 0, stream>>>(counts);
+  // expect: W64-009
+  cell_offsets_wave<<<n, dim3(4, 4, 8), 0, stream>>>(counts);
+}
