@@ -678,3 +678,24 @@ def test_a_guard_capped_by_a_constant_narrows_the_lanes() -> None:
     findings = run(path)
     assert at(findings, "LDS-001", line_of(path, "out[tid] = sums[tid * COLS];")).message.startswith("4-way")
     assert at(findings, "LDS-001", line_of(path, "sums[tid * COLS + 1];")).message.startswith("2-way")
+
+
+def test_an_index_stepped_in_straight_line_code_is_followed(tmp_path: Path) -> None:
+    """`i = threadIdx.x; i *= 32;` before the store: the store sees the stepped value (a 32-dword lane stride,
+    one bank for every lane). A step under a branch leaves the value open: nothing is claimed."""
+    path = kernel_file(tmp_path,
+                       "__global__ void k(float* out, int flag) {",
+                       "  __shared__ float s[64 * 32];",
+                       "  int i = threadIdx.x;",
+                       "  i *= 32;",
+                       "  s[i] = out[threadIdx.x];",
+                       "  int j = threadIdx.x;",
+                       "  if (flag) j *= 32;",
+                       "  s[j] = out[threadIdx.x];",
+                       "  __syncthreads();",
+                       "  out[threadIdx.x] = s[threadIdx.x];",
+                       "}",
+                       "void go(float* o) { k<<<1, 64>>>(o, 1); }")
+    findings = run(path)
+    assert at(findings, "LDS-001", 6).message.startswith("32-way")
+    assert not [f for f in findings if f.rule_id == "LDS-001" and f.line == 9]

@@ -1242,7 +1242,10 @@ class AccessWalker:
             self.changing[f"u:{node.op}"] = ref
             return f"u:{node.op}"  # e.g. a double-buffer index toggled by every thread alike
         if ref in self.mutations:
-            raise Undetermined(f"'{node.op}' changes in a way the model does not follow", node)
+            value = self._stepped_value(node, defs, depth)
+            if value is None:
+                raise Undetermined(f"'{node.op}' changes in a way the model does not follow", node)
+            return value
         if len(defs) == 1:
             return self.expr(defs[0], depth + 1)
         if len(defs) > 1:
@@ -1299,6 +1302,39 @@ class AccessWalker:
             elif (other.loc.line, other.loc.col) > (d.loc.line, d.loc.col):
                 return None
         return d
+
+    def _stepped_value(self, node: Node, defs: list[Node], depth: int) -> Expr | None:
+        """The value a read of a local variable sees when the variable is declared with a value and then only
+        stepped by compound assignments (`idx += warpSize`), each in straight-line code (under no branch or
+        loop) and reading nothing of the variable itself: its initializer with the steps that end before the
+        read. None otherwise, or when a step and the read overlap (`s[idx++]`)."""
+        decl = self.view.decls.get(node.ref)
+        steps = self.mutations[node.ref]
+        if decl is None or len(defs) != 1 or not decl.children or decl.children[0] is not defs[0] \
+                or not all(self._straight_line(n) for n in (decl, *steps)):
+            return None
+        value = self.expr(defs[0], depth + 1)
+        at = (node.loc.line, node.loc.col)
+        for step in sorted(steps, key=lambda n: (n.loc.line, n.loc.col)):
+            end = (step.loc.end_line, step.loc.end_col)
+            if (step.loc.line, step.loc.col) > at:
+                break
+            if end > at or not step.loc.end_line:
+                return None
+            if step.kind == "unop":
+                value = ("+" if "++" in step.op else "-", value, 1)
+                continue
+            rhs = step.children[-1]
+            if any(n.kind == "ref" and n.ref == node.ref for n in rhs.walk()):
+                return None
+            value = (_COMPOUND[step.op], value, self.expr(rhs, depth + 1))
+        return value
+
+    def _straight_line(self, node: Node) -> bool:
+        """The statement runs once, in every thread that reaches the function's body: no branch, loop or
+        short-circuit operand holds it."""
+        return not any(a.kind in ("if", "for", "while", "do", "cond", "switch")
+                       or (a.kind == "binop" and a.op in ("&&", "||")) for a in self.view.ancestors(node))
 
     @cached_property
     def launch_args(self) -> dict[str, int]:

@@ -22,7 +22,9 @@ from porter.fact_queries import (BIT_OPS_32, LANE32, LANEW, MASK_PRODUCERS, SHUF
                        device_wave_vars, host_wave_value, involves_device_wave, is_32bit_int, is_64bit,
                        is_device_wave_query, same_expr, shuffle_parts, strip, undeclared_shuffle,
                        undeclared_warp_reduce, width_shadowed_at)
-from porter.lds.access_offsets import param_derefs, uses_dim
+from porter.lds.access_offsets import (AccessWalker, LdsAccess, Undetermined, function_blocks, function_views,
+                                      param_derefs, uses_dim)
+from porter.lds.affine import EvalError, compile_fn, symbols
 from porter.rule_context import RuleContext
 from porter.targets import Target
 
@@ -1658,6 +1660,104 @@ def per_warp_array_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Matc
                                            f"{target.wave_size}-lane wavefront's worth: the lanes past 32 work "
                                            f"beyond the space it rounds to", "wave": str(target.wave_size)},
                         confidence="medium")
+    yield from _past_the_array_on_the_wave(ctx)
+
+
+NARROW_WARP = 32          # the warp width code written for NVIDIA sizes its per-warp scratch by
+
+
+def _past_the_array_on_the_wave(ctx: RuleContext) -> Iterator[Match]:
+    """A shared array of constant size that an access (in place, or in a helper it is handed to) stays inside
+    when warpSize is 32 but reaches past with the target's wavefront (bscan's `__shared__ int sdata[64]` for
+    `2 x 1024 / 32`, handed to a warp scan that writes s_data[warpSize + lane] from the lanes of wavefront 0: up
+    to 127 on gfx942). Every thread of each launched block is evaluated under the access's guards, with warpSize
+    32 and then the target's width; reported once per array, at its declaration (the line to change)."""
+    wave = ctx.target.wave_size
+    if wave <= NARROW_WARP:
+        return
+    worst: dict[str, tuple[int, LdsAccess, str]] = {}   # array ref -> (end, access, block) reaching furthest
+    for view in function_views(ctx):
+        if not _reached_whole(ctx.view, view):
+            continue
+        for block in function_blocks(ctx.view, view.fn, (256, 1, 1), wave):
+            if block.assumed:
+                continue
+            past = [(a, end) for a in _walk(ctx, view, block.dims, wave)
+                    if (end := _reach(a, block.dims)) is not None and a.decl.total_bytes and end > a.decl.total_bytes]
+            if not past:
+                continue
+            narrow = {(a.node.loc, a.op, a.decl.ref): a for a in _walk(ctx, view, block.dims, NARROW_WARP)}
+            for a, end in past:
+                twin = narrow.get((a.node.loc, a.op, a.decl.ref))
+                fits = _reach(twin, block.dims) if twin is not None else None
+                if fits is not None and fits <= a.decl.total_bytes and end > worst.get(a.decl.ref, (0,))[0]:
+                    worst[a.decl.ref] = (end, a, block.text())
+    for end, a, block_text in worst.values():
+        elem = a.decl.elem_bytes or a.width
+        where = f" ({a.via})" if a.via else ""
+        yield Match(a.decl.loc, {
+            "what": f"'{a.decl.name}' holds {a.decl.total_bytes // elem} elements, enough while warpSize is "
+                    f"{NARROW_WARP}, but with {wave}-lane wavefronts the {a.op} at line {a.node.loc.line}{where} "
+                    f"reaches element {(end - 1) // elem} in blocks of {block_text}: it runs past the array",
+            "wave": str(wave)})
+
+
+def _exits_early(view: FunctionView) -> bool:
+    """A return, break or continue under a branch or loop: threads past it skip accesses after it, which the
+    walk of the accesses does not know."""
+    return any(n.kind in ("return", "break", "continue") and
+               any(a.kind in ("if", "for", "while", "do", "cond") for a in view.ancestors(n)) for n in view.nodes())
+
+
+def _reached_whole(fv: FileView, view: FunctionView, depth: int = 0) -> bool:
+    """Every thread of the block runs the function's accesses under the guards its own walk sees: neither it
+    nor a device function it calls exits early, and a device function is called only from straight-line code
+    (under no branch or loop) of functions that are reached whole in turn, up to kernels."""
+    if depth > 4 or any(_exits_early(v) for v in (view, *fv.callees(view))):
+        return False
+    if view.fn.kind == "kernel":
+        return True
+    callers = list(fv.callers(view))
+    for caller in callers:
+        for call in caller.calls():
+            if any(t is view for t in fv.targets(call)) and \
+                    any(a.kind in ("if", "for", "while", "do", "cond") for a in caller.ancestors(call)):
+                return False
+    return bool(callers) and all(_reached_whole(fv, c, depth + 1) for c in callers)
+
+
+def _walk(ctx: RuleContext, view: FunctionView, block: tuple[int, int, int], wave: int) -> list[LdsAccess]:
+    """The function's shared accesses with warpSize taken as `wave`."""
+    try:
+        return AccessWalker(ctx, view, block, wave).accesses()[0]
+    except Undetermined:
+        return []
+
+
+_THREAD_SYMBOLS = frozenset({"tid.x", "tid.y", "tid.z", "bdim.x", "bdim.y", "bdim.z"})
+
+
+def _reach(acc: LdsAccess, block: tuple[int, int, int]) -> int | None:
+    """One past the last byte any thread of the block touches with the access, where its guards let it run;
+    None when the address depends on more than the thread (a loop, a kernel argument) or nothing runs it."""
+    if acc.width <= 0 or not symbols(acc.offset) <= _THREAD_SYMBOLS or \
+            (acc.predicate is not None and not symbols(acc.predicate) <= _THREAD_SYMBOLS):
+        return None
+    address, runs = compile_fn(acc.offset), compile_fn(acc.predicate) if acc.predicate is not None else None
+    env = {"bdim.x": block[0], "bdim.y": block[1], "bdim.z": block[2]}
+    end = None
+    for z in range(block[2]):
+        for y in range(block[1]):
+            for x in range(block[0]):
+                env["tid.x"], env["tid.y"], env["tid.z"] = x, y, z
+                try:
+                    if runs is not None and not runs(env):
+                        continue
+                    top = address(env) + acc.width
+                except (EvalError, ZeroDivisionError):
+                    return None
+                end = top if end is None else max(end, top)
+    return end
 
 
 def _lanes_past_partials(ctx: RuleContext, view: FunctionView, decls: dict[str, Node]) -> Iterator[Match]:
