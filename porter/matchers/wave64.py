@@ -1243,6 +1243,8 @@ def mask_truncated(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
                 continue  # W64-005 reports the 32-bit bit operation itself
             if _mask_never_read(fv, view, holder):
                 continue  # the lost lanes are in a value no code reads
+            if _launched_within_32(fv, view):
+                continue  # lanes 32-63 never exist: the mask's upper half is always zero
             edits: tuple[Edit, ...] = ()
             if holder is not None and holder.kind == "decl":
                 where = f"variable '{holder.op}' of type {holder.type}"
@@ -1261,6 +1263,19 @@ def mask_truncated(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
             else:
                 where = f"a value of type {parent.type}"
             yield Match(call.loc, {"call": call.op, "where": where, "wave": str(target.wave_size)}, edits=edits)
+
+
+def _launched_within_32(fv: FileView, view: FunctionView, depth: int = 0) -> bool:
+    """Every launch the file makes of the kernels that run this function has a constant block of at most 32
+    threads (collision's one 32-thread block): lanes 32-63 of its wavefront are never launched. A kernel the file
+    does not launch may be launched with any block: no."""
+    if view.fn.kind == "kernel":
+        launches = [launch for launch in fv.facts.launches if launch.kernel == view.fn.name]
+        return bool(launches) and all(launch.block_dims is not None and
+                                      launch.block_dims[0] * launch.block_dims[1] * launch.block_dims[2] <= 32
+                                      for launch in launches)
+    callers = list(fv.callers(view))
+    return depth < 4 and bool(callers) and all(_launched_within_32(fv, c, depth + 1) for c in callers)
 
 
 def _past_mask_combination(view: FunctionView, call: Node) -> Node | None:

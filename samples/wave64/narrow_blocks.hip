@@ -138,3 +138,24 @@ void launch_tests(const float* x, const float* y, float* out, float* z, unsigned
   // expect: W64-009
   cell_offsets_wave<<<n, dim3(4, 4, 8), 0, stream>>>(counts);
 }
+
+// Correct: every launch of this kernel has one 32-thread row, so the ballot's bits 32-63 (lanes that are never
+// launched) are always zero and the 32-bit copy loses nothing.
+__global__ void vote_32(const int* x, unsigned* out) {
+  // ok: W64-004
+  unsigned m = __ballot(x[blockIdx.x * 32 + threadIdx.x] > 0);
+  if (threadIdx.x == 0) out[blockIdx.x] = m;
+}
+
+// Bug: the same kernel launched with 64-thread blocks drops the votes of lanes 32-63.
+__global__ void vote_64(const int* x, unsigned* out) {
+  // expect: W64-004
+  unsigned m = __ballot(x[blockIdx.x * 64 + threadIdx.x] > 0);
+  if (threadIdx.x == 0) out[blockIdx.x] = m;
+}
+
+void launch_votes(const int* x, unsigned* out, int n, hipStream_t stream) {
+  // expect: W64-009
+  vote_32<<<n, 32, 0, stream>>>(x, out);
+  vote_64<<<n, 64, 0, stream>>>(x, out);
+}
