@@ -1675,10 +1675,55 @@ def per_warp_array_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Matc
                                            f"{target.wave_size}-lane wavefront's worth: the lanes past 32 work "
                                            f"beyond the space it rounds to", "wave": str(target.wave_size)},
                         confidence="medium")
+        yield from _tile_per_32_lanes(ctx, view)
     yield from _past_the_array_on_the_wave(ctx)
 
 
 NARROW_WARP = 32          # the warp width code written for NVIDIA sizes its per-warp scratch by
+
+
+def _product(view: FunctionView, node: Node, depth: int = 0) -> tuple[Node, Node] | None:
+    """(factor, constant factor) of `a * K`, read through a variable's single definition."""
+    node = strip(node)
+    if node.kind == "ref" and depth < 3 and len(view.defs.get(node.ref, [])) == 1:
+        return _product(view, view.defs[node.ref][0], depth + 1)
+    if node.kind != "binop" or node.op != "*" or len(node.children) != 2:
+        return None
+    a, b = node.children
+    if isinstance(view.const(b), int):
+        return strip(a), strip(b)
+    return (strip(b), strip(a)) if isinstance(view.const(a), int) else None
+
+
+def _is_block_x_index(node: Node) -> bool:
+    return node.kind == "member" and node.op == "x" and bool(node.children) and strip(node.children[0]).op == "blockIdx"
+
+
+def _tile_per_32_lanes(ctx: RuleContext, view: FunctionView) -> Iterator[Match]:
+    """`blockIdx.x * TILE + lane * V` with lane a wavefront lane id and TILE = 32 * V: each block's tile holds
+    a 32-lane warp's V elements per lane, but the 64 lanes of a wavefront cover 2 * TILE, so lanes 32-63 work on
+    the next block's tile (and the last block's run past the end). Reported at TILE's definition where it is a
+    named constant, else at the sum."""
+    wave = ctx.target.wave_size
+    for node in view.nodes():
+        if node.kind != "binop" or node.op != "+" or len(node.children) != 2:
+            continue
+        terms = [_product(view, c) for c in node.children]
+        if None in terms:
+            continue
+        for (blk, tile), (lane, per) in (terms, terms[::-1]):   # type: ignore[misc]
+            t, v = view.const(tile), view.const(per)
+            # a tile that is a template argument is picked per width by the host (tile<64 * 8> for 64 lanes)
+            if tile.op == "template" or tile.op in view.fn.template_params or not (_is_block_x_index(blk) and view.lane_class(lane) == LANEW and isinstance(t, int)
+                    and isinstance(v, int) and v > 0 and t == NARROW_WARP * v):
+                continue
+            named = next((d for d in (view.decls.get(tile.ref), *(g for g in view.facts.globals
+                                                                    if g.ref == tile.ref)) if d is not None), None)
+            yield Match(named.loc if named is not None and tile.kind == "ref" else node.loc, {
+                "what": f"'{_spell(ctx.facts, node)}' gives each block a tile of {t} = {NARROW_WARP} lanes x {v}, "
+                        f"but '{_spell(ctx.facts, lane)}' is a wavefront lane id (0-{wave - 1}): lanes "
+                        f"{NARROW_WARP}-{wave - 1} cover {t}-{wave * v - 1} past the block's start, the next "
+                        f"block's tile", "wave": str(wave)}, confidence="medium")
 
 
 def _past_the_array_on_the_wave(ctx: RuleContext) -> Iterator[Match]:

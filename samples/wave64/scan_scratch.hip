@@ -51,3 +51,27 @@ void launch_scans(int* x, float* y, int n, hipStream_t stream) {
   scan_sums_wave<<<n, 256, 0, stream>>>(x);
   upper_half<<<n, 64, 0, stream>>>(y);
 }
+
+// Bug: each block owns 256 = 32 lanes x 8 columns, but the lane id runs over the 64-lane wavefront: lanes 32-63
+// add the next block's columns (and the last block's run past the row).
+// expect: W64-008
+constexpr int kTileCols = 256;
+constexpr int kPerLane = 8;
+__global__ void add_tiles(const float* a, float* c) {
+  int col = blockIdx.x * kTileCols + (threadIdx.x % warpSize) * kPerLane;
+  for (int i = 0; i < kPerLane; ++i) c[col + i] += a[col + i];
+}
+
+// Correct: the tile is the wavefront's width times the per-lane count.
+template <int Tile>
+__global__ void add_tiles_wave(const float* a, float* c) {
+  // ok: W64-008
+  int col = blockIdx.x * Tile + (threadIdx.x % warpSize) * kPerLane;
+  for (int i = 0; i < kPerLane; ++i) c[col + i] += a[col + i];
+}
+
+void launch_tiles(const float* a, float* c, int n, int width, hipStream_t stream) {
+  add_tiles<<<n / kTileCols, 64, 0, stream>>>(a, c);
+  if (width == 64) add_tiles_wave<64 * kPerLane><<<n / (64 * kPerLane), 64, 0, stream>>>(a, c);
+  else add_tiles_wave<32 * kPerLane><<<n / (32 * kPerLane), 32, 0, stream>>>(a, c);
+}
