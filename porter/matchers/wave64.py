@@ -1213,10 +1213,15 @@ _WARP_MASK_SET = re.compile(r"\b(\w+)\s*(?:\(|=)\s*(?:\w+::)*WarpMask\s*<")
 
 def _warp_mask_in_32bit(facts: FileFacts, target: Target) -> Iterator[Match]:
     """hipCUB's WarpMask<N>(warp) returns a 64-bit lane mask; cub-derived code keeps it in an `unsigned int`
-    member. Read from the text (the cub namespace is usually not parsed); reported at the declaration."""
+    member. Read from the text (the cub namespace is usually not parsed); reported at the declaration. In a file
+    that defines its own WarpMask (a copy of cub's that returns unsigned int) an unqualified call runs that one:
+    nothing is cut."""
+    own = any(f.name == "WarpMask" and f.loc.path == facts.path for f in facts.functions)
     text = "\n".join(_code(line) for line in facts.lines)
     for set_at in _WARP_MASK_SET.finditer(text):
         name = set_at.group(1)
+        if own and "::" not in set_at.group(0):
+            continue
         decl = re.search(rf"^\s*((?:unsigned\s+int|unsigned|uint32_t|int|uint|\w+))\s+{name}\s*[;=]", text, re.M)
         if decl is None or not is_32bit_int(facts, decl.group(1)):
             continue
