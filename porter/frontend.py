@@ -139,6 +139,8 @@ _RAW_SIGNATURES = (
     ("clang_getTokenLocation", [ci.TranslationUnit, ci.Token], ci.SourceLocation, None),
     ("clang_getTokenSpelling", [ci.TranslationUnit, ci.Token], ci._CXString, None),
     ("clang_Type_getSizeOf", [ci.Type], ctypes.c_longlong, None),
+    ("clang_getTypeDeclaration", [ci.Type], ci.Cursor, None),
+    ("clang_isInvalidDeclaration", [ci.Cursor], ctypes.c_uint, None),
 )
 
 
@@ -241,7 +243,10 @@ def _type_spelling(c: ci.Cursor) -> str:
         cx = _RAW.clang_getTypeSpelling(t)  # disposed by _CXString.__del__
         spelling = _TYPE_SPELLINGS[key] = (_RAW.clang_getCString(cx) or b"").decode("utf-8", "replace")
         canonical = _RAW.clang_getCanonicalType(t)
-        if canonical._kind_id in _INTEGER_KINDS:
+        # a typedef of a type no header declared (hypre's `typedef hypre_ulonglongint hypre_mask;` without
+        # _hypre_utilities.h) is invalid and clang reads it as int: its width is unknown, not 32 bits
+        if canonical._kind_id in _INTEGER_KINDS and not _RAW.clang_isInvalidDeclaration(
+                _RAW.clang_getTypeDeclaration(t)):
             _INT_BITS[spelling] = 8 * _RAW.clang_Type_getSizeOf(canonical)
     return spelling
 

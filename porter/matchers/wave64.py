@@ -19,7 +19,7 @@ from porter.facts import FileFacts, Launch, Loc, MacroUse, Node, Param, from_byt
 from porter.findings import Edit, Match
 from porter.fact_queries import (BIT_OPS_32, LANE32, LANEW, MASK_PRODUCERS, SHUFFLES, SYNC_WITH_MASK, TID, TORCH_WAVE, W,
                        W_HALF, W_MINUS_1, WARP32, WARPW, WAVE_WIDE, FileView, FunctionView, call_args,
-                       device_wave_vars, host_wave_value, involves_device_wave, is_32bit_int, is_64bit,
+                       device_wave_vars, host_wave_value, int_bits, involves_device_wave, is_32bit_int, is_64bit,
                        is_device_wave_query, same_expr, shuffle_parts, strip, undeclared_shuffle,
                        undeclared_warp_reduce, width_shadowed_at)
 from porter.lds.access_offsets import (AccessWalker, LdsAccess, Undetermined, function_blocks, function_views,
@@ -1117,10 +1117,21 @@ def sync_mask_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
                         "effect": f"it names lanes 0-31 only, but lanes 32-{target.wave_size - 1} of the "
                                   f"{target.wave_size}-lane wavefront run this call too, and a lane that calls a "
                                   f"*_sync intrinsic must be in its mask"}, confidence="medium")
+                elif (lanes := _low_lane_count(strip(written).value)) is not None and 32 < lanes < target.wave_size \
+                        and id(view) not in superseded and not _low_lanes_only(fv, view, call):
+                    # a digit short of the 64-lane mask (hypre's 0xFFFFFFFFFFFFFFF before ecdd9c63d)
+                    yield Match(mask.loc if mask.loc.line else call.loc, {
+                        "call": call.op, "wave": str(target.wave_size),
+                        "what": f"the mask {_spell(facts, strip(written))}",
+                        "effect": f"it names lanes 0-{lanes - 1} only, but lanes {lanes}-{target.wave_size - 1} of "
+                                  f"the {target.wave_size}-lane wavefront run this call too"}, confidence="medium")
                 continue
             inner = strip(written)
             if inner.value is not None and inner.value == 0:
                 continue
+            if inner.kind != "int" and (int_bits(facts, written.type) is None if written.type else
+                                        inner.kind == "ref" and inner.op in facts.undeclared):
+                continue   # unknown width (a typedef of a type, or a name, that no header declared): no 32-bit claim
             edits: tuple[Edit, ...] = ()
             text = _spell(facts, inner)
             if inner.kind == "int" and inner.value == 0xFFFFFFFF:
@@ -1142,6 +1153,11 @@ def sync_mask_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
                                                    f"{call.loc.line})"}, edits=edits)
                 edits = ()
             yield Match(mask.loc if mask.loc.line else call.loc, args, edits=edits)
+
+
+def _low_lane_count(value: int | None) -> int | None:
+    """k for a mask of lanes 0..k-1 (a value of the form 2**k - 1), else None."""
+    return value.bit_length() if value and value & (value + 1) == 0 else None
 
 
 def _half_mask_text(text: str) -> str:
