@@ -172,9 +172,10 @@ def test_statements_dropped_by_a_missing_header_are_read_from_tokens(tmp_path: P
     path = _write(tmp_path, "excerpt.cu", MISSING_HEADER)
     result = _analyze(path, explain=True)
     by_rule = {(f.rule_id, f.line): f for f in result.findings}
-    # the initializer libclang dropped: a ballot kept in 32 bits, its 32-bit mask constant
+    # the initializer libclang dropped: a ballot kept in 32 bits; the mask is a name declared nowhere the parse
+    # saw, whose width is unknown (hypre's HYPRE_WARP_FULL_MASK is 64-bit on HIP): no 32-bit claim
     assert by_rule[("W64-004", 5)].confidence == "low"
-    assert by_rule[("W64-003", 5)].confidence == "low"
+    assert ("W64-003", 5) not in by_rule
     # findings elsewhere in that function rest partly on the recovered ballot; the 32-lane ids agree with the
     # 32-bit mask the code keeps (W64-004 reports the ballot that loses lanes 32-63, not the ids)
     assert by_rule[("W64-005", 7)].confidence == "medium"
