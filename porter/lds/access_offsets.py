@@ -219,17 +219,17 @@ def kernel_blocks(fv: FileView, fn: Function, default: Sequence[int], wave: int)
     if out:
         return list(out.values())
     asserted, asserts = _asserted_dims(fn)
+    # the threads a partly known block holds in all: its launch bound, else the default block's
+    total = int(fn.launch_bounds[0]) if fn.launch_bounds else prod(int(d) for d in default)
     if partial is not None or asserted:
         known = list(partial.block_partial if partial is not None and partial.block_partial else (None, None, None))
         for i, v in asserted.items():
             known[i] = v
         origin = [partial.block_source or f"the launch at line {partial.loc.line}"] if partial is not None else []
-        total = int(fn.launch_bounds[0]) if fn.launch_bounds else prod(int(d) for d in default)
         return [_complete(tuple(known), ", ".join(origin + ([asserts] if asserts else [])), total)]
     flat = _flattened_block(fv, fn)
     if flat is not None:
         (bx, by), line = flat
-        total = int(fn.launch_bounds[0]) if fn.launch_bounds else prod(int(d) for d in default)
         return [_complete((bx, by, None), f"the thread index flattened as tz * {bx * by} + ty * {bx} + tx at line "
                           f"{line}", total)]
     two_d = uses_dim(fn, "y")
@@ -1297,7 +1297,8 @@ class AccessWalker:
             if other is d:
                 continue
             if (other.loc.line, other.loc.col) > (use.loc.line, use.loc.col):
-                if any(id(lp) in {id(a) for a in self.view.ancestors(other)} for lp in loops):
+                around_other = {id(a) for a in self.view.ancestors(other)}
+                if any(id(lp) in around_other for lp in loops):
                     return None  # assigned again later in a loop that brings it back to the use
             elif (other.loc.line, other.loc.col) > (d.loc.line, d.loc.col):
                 return None

@@ -49,8 +49,8 @@ def _narrow_wave_only(fv: FileView) -> frozenset[int]:
         launches: dict[str, list[Launch]] = {}
         for launch in fv.facts.launches:
             launches.setdefault(launch.kernel_usr, []).append(launch)
-        hosts = {v.fn.usr: v for v in fv.views if v.fn.kind in ("host", "host_device")}
-        placed = {(n.loc.line, n.loc.col): (v, n) for v in hosts.values() for n in v.nodes() if n.kind == "launch"}
+        placed = {(n.loc.line, n.loc.col): (v, n) for v in fv.views if v.fn.kind in ("host", "host_device")
+                  for n in v.nodes() if n.kind == "launch"}
         narrow = {usr for usr, found in launches.items() if all(_untaken_at_wave(placed, la, 64) for la in found)}
         reach = [(k.fn.usr in narrow, {id(k)} | {id(c) for c in fv.callees(k)}) for k in fv.views
                  if k.fn.kind == "kernel"] if narrow else []
@@ -71,12 +71,10 @@ def _untaken_at_wave(placed: dict[tuple[int, int], tuple[FunctionView, Node]], l
     if host is None or node is None or host.fn.usr != launch.caller:
         return False
     filled = device_wave_vars(host)
-    for branch, test in zip([node, *host.ancestors(node)], host.ancestors(node)):
-        if test.kind != "if" or len(test.children) < 2 or all(branch is not k for k in test.children[1:3]):
-            continue
+    for then, test in _enclosing_ifs(host, node):
         cond = test.children[0]
         value = host_wave_value(host, cond, {}, filled, wave) if involves_device_wave(host, cond, filled) else None
-        if value is not None and bool(value) != (branch is test.children[1]):
+        if value is not None and bool(value) != then:
             return True
     return False
 
@@ -606,12 +604,17 @@ def _untaken_at_launch(fv: FileView, view: FunctionView, call: Node, target: Tar
 def _block_x_branches(view: FunctionView, call: Node, target: Target) -> Iterator[tuple[bool, Node]]:
     """Each enclosing `if (blockDim.x == warpSize)` (or `!=`) with the call in its then or else branch: (whether
     in the then branch, the test)."""
-    for branch, test in zip([call, *view.ancestors(call)], view.ancestors(call)):
-        if test.kind != "if" or len(test.children) < 2 or all(branch is not k for k in test.children[1:3]):
-            continue
+    for then, test in _enclosing_ifs(view, call):
         cond = _block_x_test(view, strip(test.children[0]), target)
         if cond is not None:
-            yield branch is test.children[1], cond
+            yield then, cond
+
+
+def _enclosing_ifs(view: FunctionView, node: Node) -> Iterator[tuple[bool, Node]]:
+    """Each `if` whose then or else branch holds the node, innermost first: (whether in the then branch, the if)."""
+    for branch, test in zip([node, *view.ancestors(node)], view.ancestors(node)):
+        if test.kind == "if" and len(test.children) >= 2 and any(branch is k for k in test.children[1:3]):
+            yield branch is test.children[1], test
 
 
 def _block_x_test(view: FunctionView, cond: Node, target: Target) -> Node | None:
@@ -1109,22 +1112,19 @@ def sync_mask_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
             mask = call.children[0]
             written = _written(mask)
             if is_64bit(facts, written.type) or (written.value is not None and written.value >= 1 << 32):
-                if strip(written).value == 0xFFFFFFFF and target.wave_size > 32 and id(view) not in superseded \
+                lanes = _low_lane_count(strip(written).value)
+                if lanes is not None and 32 <= lanes < target.wave_size and id(view) not in superseded \
                         and not _low_lanes_only(fv, view, call):
+                    # CUDA's full-warp mask widened to 64 bits (0xffffffffull), or a 64-lane mask a digit short
+                    # (hypre's 0xFFFFFFFFFFFFFFF before ecdd9c63d)
+                    text = _spell(facts, strip(written))
                     yield Match(mask.loc if mask.loc.line else call.loc, {
                         "call": call.op, "wave": str(target.wave_size),
-                        "what": f"the 64-bit mask {_half_mask_text(_spell(facts, strip(written)))}",
-                        "effect": f"it names lanes 0-31 only, but lanes 32-{target.wave_size - 1} of the "
-                                  f"{target.wave_size}-lane wavefront run this call too, and a lane that calls a "
-                                  f"*_sync intrinsic must be in its mask"}, confidence="medium")
-                elif (lanes := _low_lane_count(strip(written).value)) is not None and 32 < lanes < target.wave_size \
-                        and id(view) not in superseded and not _low_lanes_only(fv, view, call):
-                    # a digit short of the 64-lane mask (hypre's 0xFFFFFFFFFFFFFFF before ecdd9c63d)
-                    yield Match(mask.loc if mask.loc.line else call.loc, {
-                        "call": call.op, "wave": str(target.wave_size),
-                        "what": f"the mask {_spell(facts, strip(written))}",
+                        "what": f"the 64-bit mask {_half_mask_text(text)}" if lanes == 32 else f"the mask {text}",
                         "effect": f"it names lanes 0-{lanes - 1} only, but lanes {lanes}-{target.wave_size - 1} of "
-                                  f"the {target.wave_size}-lane wavefront run this call too"}, confidence="medium")
+                                  f"the {target.wave_size}-lane wavefront run this call too"
+                                  + (", and a lane that calls a *_sync intrinsic must be in its mask"
+                                     if lanes == 32 else "")}, confidence="medium")
                 continue
             inner = strip(written)
             if inner.value is not None and inner.value == 0:
@@ -1735,7 +1735,8 @@ def _tile_per_32_lanes(ctx: RuleContext, view: FunctionView) -> Iterator[Match]:
         for (blk, tile), (lane, per) in (terms, terms[::-1]):   # type: ignore[misc]
             t, v = view.const(tile), view.const(per)
             # a tile that is a template argument is picked per width by the host (tile<64 * 8> for 64 lanes)
-            if tile.op == "template" or tile.op in view.fn.template_params or not (_is_block_x_index(blk) and view.lane_class(lane) == LANEW and isinstance(t, int)
+            if tile.op == "template" or tile.op in view.fn.template_params or not (
+                    _is_block_x_index(blk) and view.lane_class(lane) == LANEW and isinstance(t, int)
                     and isinstance(v, int) and v > 0 and t == NARROW_WARP * v):
                 continue
             named = next((d for d in (view.decls.get(tile.ref), *(g for g in view.facts.globals
@@ -1783,11 +1784,14 @@ def _past_the_array_on_the_wave(ctx: RuleContext) -> Iterator[Match]:
             "wave": str(wave)})
 
 
+_BRANCHING = ("if", "for", "while", "do", "cond")   # statements under which code may not run, or run again
+
+
 def _exits_early(view: FunctionView) -> bool:
     """A return, break or continue under a branch or loop: threads past it skip accesses after it, which the
     walk of the accesses does not know."""
     return any(n.kind in ("return", "break", "continue") and
-               any(a.kind in ("if", "for", "while", "do", "cond") for a in view.ancestors(n)) for n in view.nodes())
+               any(a.kind in _BRANCHING for a in view.ancestors(n)) for n in view.nodes())
 
 
 def _reached_whole(fv: FileView, view: FunctionView, depth: int = 0) -> bool:
@@ -1802,7 +1806,7 @@ def _reached_whole(fv: FileView, view: FunctionView, depth: int = 0) -> bool:
     for caller in callers:
         for call in caller.calls():
             if any(t is view for t in fv.targets(call)) and \
-                    any(a.kind in ("if", "for", "while", "do", "cond") for a in caller.ancestors(call)):
+                    any(a.kind in _BRANCHING for a in caller.ancestors(call)):
                 return False
     return bool(callers) and all(_reached_whole(fv, c, depth + 1) for c in callers)
 
