@@ -130,7 +130,10 @@ def launch_constants(fv: FileView, fn: Function) -> dict[str, int]:
     (`const int Bc = 32; k<<<g, b>>>(..., Bc)`)."""
     if fn.kind != "kernel":
         return {}
-    launches = list(_launches_of(fv.facts, fn))
+    # a launch in a host template pattern runs as its instantiations' launches, which bind its parameters
+    instantiated = _instantiated(fv.facts)
+    launches = [ln for ln in _launches_of(fv.facts, fn)
+                if not ((caller := fv.facts.function(ln.caller)) is not None and _shadowed(caller, instantiated))]
     out: dict[str, int] = {}
     for i, p in enumerate(fn.params):
         if not _is_integer(p.type):

@@ -100,7 +100,39 @@ __global__ void __launch_bounds__(BLOCK) bounded(float* out) {
   out[threadIdx.x] = s[threadIdx.x];
 }
 
+// A kernel argument passed from a host template's parameter: the instantiation the file makes (runTiles<32>)
+// binds it, so rows are 32 floats apart and the 4 rows of a 4 x 4 block share each bank.
+__global__ void tileRows(float* out, const int width) {
+  extern __shared__ float tile[];
+  // expect: LDS-001
+  tile[threadIdx.y * width + threadIdx.x] = out[threadIdx.x];
+}
+
+// The same body launched with rows of 36 floats: each row starts 4 banks further, the 16 lanes hit 16 banks.
+__global__ void paddedTileRows(float* out, const int width) {
+  extern __shared__ float tile[];
+  // ok: LDS-001
+  tile[threadIdx.y * width + threadIdx.x] = out[threadIdx.x];
+}
+
+template <unsigned Width>
+void runTiles(float* d) {
+  tileRows<<<1, dim3(4, 4), Width * 4 * sizeof(float)>>>(d, Width);
+  paddedTileRows<<<1, dim3(4, 4), (Width + 4) * 4 * sizeof(float)>>>(d, Width + 4);
+}
+
+// A launch template instantiated with the 4 x 4 block of its launch, whose stream is HIP's hipStreamDefault
+// flag (0, the null stream): rows of 64 floats, 4-way.
+template <unsigned Width>
+__global__ void squareTile(float* out) {
+  __shared__ float s[Width * Width];
+  // expect: LDS-001
+  s[threadIdx.y * Width + threadIdx.x] = out[threadIdx.x];
+}
+
 void launchAll(float* d, int n) {
+  runTiles<32>(d);
+  squareTile<64><<<dim3(16, 16), dim3(4, 4), 0, hipStreamDefault>>>(d);
   dim3 grid(8);
   dim3 threads(QUAD, ROWS);
   narrowRows<<<grid, threads>>>(d);

@@ -254,6 +254,8 @@ typedef enum hipMemcpyKind { hipMemcpyHostToHost, hipMemcpyHostToDevice, hipMemc
 typedef enum hipDeviceAttribute_t { hipDeviceAttributeWarpSize, hipDeviceAttributeMaxThreadsPerBlock,
                                     hipDeviceAttributeMultiprocessorCount, hipDeviceAttributeMaxSharedMemoryPerBlock } hipDeviceAttribute_t;
 typedef struct ihipStream_t* hipStream_t;
+// hip_runtime_api.h: the default stream-creation flags, which code also passes as the null stream of a launch
+#define hipStreamDefault 0x00
 typedef struct ihipEvent_t* hipEvent_t;
 struct hipDeviceProp_t { char name[256]; int warpSize; int maxThreadsPerBlock; int multiProcessorCount;
                          size_t sharedMemPerBlock; int regsPerBlock; int major; int minor; char gcnArchName[256];
@@ -263,6 +265,9 @@ hipError_t hipMalloc(void** ptr, size_t size);
 template <class T> hipError_t hipMalloc(T** ptr, size_t size);
 hipError_t hipMallocManaged(void** ptr, size_t size, unsigned int flags = 0);
 hipError_t hipFree(void* ptr);
+hipError_t hipHostMalloc(void** ptr, size_t size, unsigned int flags = 0);
+template <class T> hipError_t hipHostMalloc(T** ptr, size_t size, unsigned int flags = 0);
+hipError_t hipHostFree(void* ptr);
 hipError_t hipMemcpy(void* dst, const void* src, size_t size, hipMemcpyKind kind);
 hipError_t hipMemcpyAsync(void* dst, const void* src, size_t size, hipMemcpyKind kind, hipStream_t stream = 0);
 hipError_t hipMemset(void* dst, int value, size_t size);
