@@ -45,6 +45,7 @@ _COMPOUND = {"+=": "+", "-=": "-", "*=": "*", "/=": "/", "%=": "%", "<<=": "<<",
              "|=": "|", "^=": "^"}
 _BINOPS = {"+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>", "<", "<=", ">", ">=", "==", "!=", "&&", "||"}
 _DIM_SYMBOL = {"threadIdx": "tid", "blockDim": "bdim"}
+_BIT_INTRINSICS = {"__ffs": 32, "__ffsll": 64, "__popc": 32, "__popcll": 64, "__clz": 32, "__clzll": 64}  # operand bits
 _UNIFORM_DIMS = ("blockIdx", "gridDim")
 # Sizes of scalar member types, for `vec_array[i].x` (the compiler loads only the field).
 _SCALAR_BYTES = {"float": 4, "int": 4, "unsigned int": 4, "unsigned": 4, "uint32_t": 4, "int32_t": 4,
@@ -1158,6 +1159,8 @@ class AccessWalker:
                 return ("?:", ("<", a, b) if "min" in node.op else (">", a, b), a, b)
             if node.op in ("__mul24", "__umul24") and len(args) == 2:
                 return ("*", self.expr(args[0], depth + 1), self.expr(args[1], depth + 1))
+            if node.op in _BIT_INTRINSICS and len(args) == 1:
+                return self._bit_count(node, self.expr(args[0], depth + 1))
             if node.op in ("__lane_id",) and self.wave_size:
                 return ("%", ("+", ("+", "tid.x", ("*", "tid.y", "bdim.x")), ("*", ("*", "tid.z", "bdim.y"), "bdim.x")),
                         self.wave_size)
@@ -1168,6 +1171,16 @@ class AccessWalker:
         if k == "index":
             raise Undetermined("an index loaded from memory", node)
         raise Undetermined(f"a '{k}' expression", node)
+
+    def _bit_count(self, call: Node, arg: Expr) -> int:
+        """__ffs / __popc / __clz (and their 64-bit forms) of a value the block fixes (`__ffs(blockDim.x)`, a
+        histogram's lane-id shuffle): a constant of the block being analyzed; a per-thread argument is not
+        followed."""
+        try:
+            return _bit_result(call.op, evaluate(arg, self.block_env))
+        except EvalError:
+            raise Undetermined(f"the result of '{call.op}()' of a value that is not the same in every lane",
+                               call) from None
 
     def _getter(self, call: Node) -> "tuple[AccessWalker, Node] | None":
         """The one device function a call runs when its body only computes a value: local declarations, then one
@@ -1696,6 +1709,18 @@ class _Dependent(_Flat):
     @property
     def symbol(self) -> str:
         return f"{SIZEOF_PREFIX}{self.type_name}"
+
+
+def _bit_result(name: str, value: int) -> int:
+    """HIP's __ffs (1-based lowest set bit, 0 for none), __popc and __clz of an operand's low 32 bits (the `ll`
+    forms: 64)."""
+    bits = _BIT_INTRINSICS[name]
+    v = value & ((1 << bits) - 1)
+    if name.startswith("__ffs"):
+        return (v & -v).bit_length()
+    if name.startswith("__popc"):
+        return bin(v).count("1")
+    return bits - v.bit_length()
 
 
 def _flat(pointee: int) -> _Flat:

@@ -52,9 +52,27 @@ __global__ void permuted(const int *perm, float *out) {
   out[threadIdx.x] = s[slot_of(perm, threadIdx.x)];
 }
 
+// A lane numbering computed with __ffs from the block size (128 threads: b = 5) swaps the lane's low and high
+// bits, sh = (t & 31) << 2 | t >> 5 (a byte histogram's trick to put lanes one dword apart). Byte rows of 256 per
+// shuffled id put the 32 lanes of a phase 1024 bytes apart, all in bank 0 (32-way); the shuffled id alone as a
+// byte index reaches one dword per lane.
+__global__ void shuffledRows(unsigned char *bins_out) {
+  extern __shared__ unsigned char bins[];
+  const int b = __ffs(blockDim.x) - 3;
+  const int sh = (threadIdx.x & ((1 << b) - 1)) << 2 | (threadIdx.x >> b);
+  // expect: LDS-001
+  bins[256 * sh] = 0;
+  // ok: LDS-001
+  bins[sh] = 1;
+  __syncthreads();
+  bins_out[threadIdx.x] = bins[threadIdx.x];
+}
+
 int main() {
   float *d = nullptr;
   int *p = nullptr;
+  unsigned char *c = nullptr;
+  hipLaunchKernelGGL(shuffledRows, dim3(1), dim3(128), 256 * 128, 0, c);
   hipLaunchKernelGGL(columnStore, dim3(1), dim3(32), 0, 0, d, d);
   hipLaunchKernelGGL(strideRead, dim3(1), dim3(64), 0, 0, d, d);
   hipLaunchKernelGGL(permuted, dim3(1), dim3(256), 0, 0, p, d);
