@@ -98,6 +98,8 @@ class SharedDecl:
     total_bytes: int | None
     is_extern: bool
     loc: Loc
+    elem_param: bool = False                  # the element type is a template type parameter (of the function's
+                                              # template or of its class's: `extern __shared__ T s[]` in a member)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1716,7 +1716,8 @@ class _Extractor:
             total = elem_bytes
         decl = SharedDecl(function=self.current_fn, name=_spelling(c), ref=rid, elem_type=t.spelling,
                           elem_bytes=elem_bytes, dims=tuple(dims), total_bytes=total,
-                          is_extern=c.storage_class == ci.StorageClass.EXTERN, loc=loc)
+                          is_extern=c.storage_class == ci.StorageClass.EXTERN, loc=loc,
+                          elem_param=t.get_canonical().spelling.startswith("type-parameter-"))
         self.shared.append(decl)
         self.shared_refs[rid] = decl
 

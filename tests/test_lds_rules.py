@@ -191,9 +191,12 @@ def test_shared_array_of_a_template_parameter_type_is_judged_at_four_bytes_when_
     f = at(findings, "LDS-001", line_of(path, "acc += cache[lane * 64 + i];"))
     assert OPEN.replace(" T ", " acc_t ") in f.message and "4-way" in f.message
     pairs = [line_of(path, "pairs[2 * threadIdx.x] ="), line_of(path, "pairs[2 * threadIdx.x + 1] =")]
+    # the class template's element (TreeReduce<T>::interleaved): both reads of the interleaved pair, 8-way
+    tree = line_of(path, "if (at < blockDim.x) part[at] += part[at + i];")
     assert [(x.rule_id, x.line) for x in findings if x.rule_id.startswith("LDS")] == \
-        [("LDS-001", f.line), ("LDS-001", pairs[0]), ("LDS-001", pairs[1])]
-    assert all(OPEN in x.message and " 1 B per lane" not in x.message for x in findings if x.line in pairs)
+        [("LDS-001", f.line), ("LDS-001", pairs[0]), ("LDS-001", pairs[1]), ("LDS-001", tree), ("LDS-001", tree)]
+    assert all(OPEN in x.message and " 1 B per lane" not in x.message for x in findings if x.line in (*pairs, tree))
+    assert all("8-way" in x.message for x in findings if x.line == tree)
 
 
 def test_shared_memory_returned_by_a_conversion_operator() -> None:

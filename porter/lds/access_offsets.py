@@ -1021,14 +1021,15 @@ class AccessWalker:
     def _open_element(self, decl: SharedDecl) -> _Dependent | None:
         """A 1-D array whose element type is a template parameter of the pattern that declares it (`extern
         __shared__ acc_t smem[]` in a template the file never instantiates): read as a flat pointer to the open
-        element, whose size comes from the file's evidence (see _open)."""
+        element, whose size comes from the file's evidence (see _open). One of a class template's parameters (a
+        kernel that is a static member of `reduction<T, F>`) has no such evidence in the file."""
         if decl.elem_bytes or len(decl.dims) != 1:
             return None
         fn = self.view.fn if decl.function == self.view.fn.usr else self.facts.function(decl.function)
         name = decl.elem_type.replace("const", "").replace("volatile", "").strip()
-        if fn is None or not fn.is_template or name not in fn.template_params:
-            return None
-        return self._open(fn, name)
+        if fn is not None and fn.is_template and name in fn.template_params:
+            return self._open(fn, name)
+        return _Dependent(name) if decl.elem_param and name.isidentifier() else None
 
     def _open(self, fn: Function, name: str, types: tuple[tuple[int, str], ...] = ()) -> _Dependent:
         """The open element `name` of pattern `fn`, with the types the code allows (`types`, a getter's

@@ -56,3 +56,36 @@ __global__ void castCache(const input_t* in, input_t* out, int n) {
     out[blockIdx.x * n + i] = values[i] * values[n - 1 - i];
   }
 }
+
+// A kernel that is a static member of a class template, its buffer of the class's element type: the tree
+// reduction with interleaved addressing puts the pair of lane t at 2 * i * t, a lane stride of 2i elements
+// (8-way at i = 4); the sequential-addressing form keeps consecutive lanes on consecutive elements.
+template <typename T>
+struct TreeReduce {
+  __global__ static void interleaved(const T* in, T* out) {
+    extern __shared__ T part[];
+    // ok: LDS-001
+    part[threadIdx.x] = in[blockIdx.x * blockDim.x + threadIdx.x];
+    __syncthreads();
+    for (unsigned i = 1; i < blockDim.x; i *= 2) {
+      const unsigned at = 2 * i * threadIdx.x;
+      // expect: LDS-001
+      if (at < blockDim.x) part[at] += part[at + i];
+      __syncthreads();
+    }
+    if (threadIdx.x == 0) out[blockIdx.x] = part[0];
+  }
+
+  __global__ static void sequential(const T* in, T* out) {
+    extern __shared__ T part[];
+    // ok: LDS-001
+    part[threadIdx.x] = in[blockIdx.x * blockDim.x + threadIdx.x];
+    __syncthreads();
+    for (unsigned s = blockDim.x / 2; s > 0; s /= 2) {
+      // ok: LDS-001
+      if (threadIdx.x < s) part[threadIdx.x] += part[threadIdx.x + s];
+      __syncthreads();
+    }
+    if (threadIdx.x == 0) out[blockIdx.x] = part[0];
+  }
+};
