@@ -1413,6 +1413,10 @@ class AccessWalker:
         var, name, start_node = _loop_var(loop)
         if not var or start_node is None:
             raise Undetermined("no counted loop variable")
+        if any(any(a is body for a in self.view.ancestors(n)) for n in (*self.mutations.get(var, ()),
+                                                                           *self.view.defs.get(var, ()))):
+            # `for (d = 0; d < n; d <<= 1) { d += 1; ...}`: the header alone gives other values than the body sees
+            raise Undetermined(f"'{name}' is also changed in the loop's body")
         depth = sum(1 for a in self.view.ancestors(loop) if a.kind == "for")
         sym = f"it{depth}@{loop.loc.line}"
         if self.frame is not None:  # a helper's loops live in another file: keep them apart from the caller's

@@ -42,3 +42,16 @@ __global__ void scaleByShared(float* data, const float* scale) {
   // ok: LDS-001
   data[blockIdx.x * blockDim.x + threadIdx.x] *= s[blockIdx.x & 3];
 }
+
+// A loop whose body steps its own variable as well (a down-sweep's `for (d = 0; d < n; d <<= 1) { d += 1; ...}`
+// sees d = 1, 3, 7, ..., 63): its header alone (0, then 0 << 1 = 0 again) says nothing of the values the body
+// sees, so the access is listed as unchecked rather than judged at d = 0 (a unit stride).
+__global__ void __launch_bounds__(64) bodyStepped(float* out) {
+  __shared__ float s[64 * 65];
+  for (int d = 0; d < 64; d <<= 1) {
+    d += 1;
+    // ok: LDS-001
+    // expect: LDS-000
+    s[threadIdx.x * (d + 1)] = out[threadIdx.x];
+  }
+}
