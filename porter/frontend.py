@@ -845,7 +845,7 @@ class _Extractor:
         self.path = str(path)
         self.target = target
         self.main_file = tu.get_file(_clang_name(path))
-        self.main_handle: int | None = None
+        self.main_handle: int | None = ctypes.cast(self.main_file, ctypes.c_void_p).value if self.main_file else None
         self.lines = split_lines(text)
         self.macro_at: dict[tuple[int, int], str] = {}
         self.conditions: dict[str, dict[int, tuple[str, ...]]] = {}   # header -> #define line -> its #ifs
@@ -878,10 +878,13 @@ class _Extractor:
         self.errors: list[Diagnostic] = []     # parse errors in the main file: where libclang may have dropped code
 
     # -- locations
-    @staticmethod
-    def _in_main(cursor: ci.Cursor) -> bool:
-        # expansion location in the main file; asking libclang avoids building a File and its name per cursor
-        return bool(_LIB.clang_Location_isFromMainFile(_LIB.clang_getCursorLocation(cursor)))
+    def _in_main(self, cursor: ci.Cursor) -> bool:
+        """The cursor is written in the main file, or its name comes from a macro expanded there (rocPRIM's
+        BEGIN_ROCPRIM_NAMESPACE opening `namespace rocprim {`, a kernel that a macro names): libclang's own test
+        counts only the first, and everything inside such a namespace was lost."""
+        if _LIB.clang_Location_isFromMainFile(_LIB.clang_getCursorLocation(cursor)):
+            return True  # asking libclang first avoids building a File and its name per cursor
+        return self.main_handle is not None and _expansion_line_col(cursor)[0] == self.main_handle
 
     def loc(self, cursor: ci.Cursor, with_end: bool = True) -> Loc:
         ext = _RAW.clang_getCursorExtent(cursor)

@@ -42,3 +42,30 @@ __global__ void plain_rows(const float2* in, float2* out) {
   // ok: LDS-001
   scratch[lane].store_to(out, blockIdx.x * 64 + lane);
 }
+
+// Declarations whose name a macro of the project spells: a namespace opened by a macro (rocPRIM's
+// BEGIN_ROCPRIM_NAMESPACE, `namespace rocprim {`) and a kernel a macro names. libclang places them in the macro's
+// expansion, not in the file; they are still the file's code, and the one-float-per-row stores are judged.
+#define BEGIN_LIB_NAMESPACE namespace lib {
+#define END_LIB_NAMESPACE }
+#define ROW_KERNEL(name) __global__ void __launch_bounds__(64) name(float* out)
+
+BEGIN_LIB_NAMESPACE
+__global__ void __launch_bounds__(64) rows_in_namespace(float* out) {
+  __shared__ float rows[64 * 32];
+  // expect: LDS-001
+  rows[threadIdx.x * 32] = out[threadIdx.x];
+  __syncthreads();
+  // ok: LDS-001
+  out[threadIdx.x] = rows[threadIdx.x];
+}
+END_LIB_NAMESPACE
+
+ROW_KERNEL(rows_of_a_macro) {
+  __shared__ float rows[64 * 32];
+  // expect: LDS-001
+  rows[threadIdx.x * 32] = out[threadIdx.x];
+  __syncthreads();
+  // ok: LDS-001
+  out[threadIdx.x] = rows[threadIdx.x];
+}
