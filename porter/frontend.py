@@ -1371,7 +1371,11 @@ class _Extractor:
         if kind in _SKIP:
             return None
         if kind == "UNEXPOSED_EXPR":
-            kids = self._converted(_children(c))
+            cursors = _children(c)
+            kids = self._converted(cursors)
+            failed = self._failed_intrinsic_call(c, cursors, kids)
+            if failed is not None:
+                return failed
             if not kids:
                 return Node("default", type=_type_spelling(c)) if _expansion_line_col(c)[1] == 0 else None
             if len(kids) == 1:
@@ -1438,6 +1442,23 @@ class _Extractor:
             return None
         return Node(mapped, op=_spelling(c) if mapped == "other" else "", type=_type_spelling(c)
                     if c._kind_id in _EXPRESSION_KINDS else "", loc=loc, children=kids)
+
+    def _failed_intrinsic_call(self, c: ci.Cursor, cursors: list[ci.Cursor], kids: tuple[Node, ...]) -> Node | None:
+        """clang's recovery expression for a call of one of HIP's cross-lane intrinsics that overload resolution
+        rejected: they are device-only, and a function whose `__device__` came from a macro of a header the
+        parse lacks (Kokkos' KOKKOS_INLINE_FUNCTION, set by the generated KokkosCore_config.h) is host code to
+        clang. The call is still the intrinsic's, with the type of its one declaration: read it as that call
+        (which then makes the function device code, see _function_facts)."""
+        if not self.current_fn or len(cursors) != len(kids) or not cursors or \
+                _kind(cursors[0]) not in ("OVERLOADED_DECL_REF", "DECL_REF_EXPR") or kids[0].kind != "ref":
+            return None
+        name = _spelling(cursors[0]) or _qualified_overload(cursors[0]) or _tok(cursors[0])
+        tspell = _type_spelling(c)
+        if not name.startswith("__") or name not in CROSS_LANE_CALLS or not tspell or "<" in tspell:
+            return None
+        loc = self.loc(c)
+        self.cross_lane.append(CrossLaneCall(self.current_fn, name, kids[1:], loc))
+        return Node("call", op=name, type=tspell, loc=loc, children=kids[1:])
 
     def _converted(self, cursors: list[ci.Cursor]) -> tuple[Node, ...]:
         """The cursors converted, in order, leaving out those that convert to nothing (one loop: nested generators
