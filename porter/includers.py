@@ -227,11 +227,27 @@ class Scanner:
         for source, line in found:
             outer = None
             if source.endswith(HEADER_SUFFIXES):
+                if self._read_before(source, target, sites, by_headers):
+                    continue
                 outer = self._first_context(source, sites, by_headers, depth + 1)
             got = self._context(source, line, target, outer)
             if got is not None:
                 return got
         return None
+
+    def _read_before(self, source: str, header: str, sites: dict[str, list[tuple[str, int]]],
+                     by_headers: dict[str, list[tuple[str, int]]]) -> bool:
+        """Every file of the tree that includes the header `source` reads `header` first (Kokkos_Atomic.hpp
+        includes Kokkos_Atomic_Generic.hpp, then Kokkos_Atomic_Load.hpp, which includes it again): `source`'s own
+        include of `header` finds its guard set and reads nothing, so it is no context for it."""
+        includers = [s for s in sites.get(source, []) if s[0] != source] or by_headers.get(source, [])
+        return bool(includers) and all(self._reads_before(includer, line, header) for includer, line in includers)
+
+    def _reads_before(self, source: str, line: int, header: str) -> bool:
+        """An #include of `source` above `line` reads `header`, directly or through others."""
+        folder = os.path.dirname(source)
+        return any(at < line and (target := self.resolve(name, angled, folder)) is not None and
+                   header in self._reach(target) for name, angled, at in self._includes(source))
 
     def _context(self, source: str, line: int, header: str, outer: Context | None = None) -> Context | None:
         """The context of the include on `line` of `source`; None when its includes reach the header itself

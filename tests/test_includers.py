@@ -146,6 +146,23 @@ def test_a_header_behind_a_routing_header_gets_its_context(tmp_path: Path) -> No
     assert ctx.text == '#define FROM_MAIN 1\n#include "macros.cuh"\n#ifdef __HIPCC__\n#endif\n'
 
 
+def test_a_header_that_reads_it_again_later_is_no_context(tmp_path: Path) -> None:
+    """atomic.hpp defines its switch, then includes impl/generic.hpp (whose text sits under that switch), then
+    impl/load.hpp, which includes impl/generic.hpp again: through load.hpp the header's guard is already set and its
+    text is hidden, so it is read in atomic.hpp's context, though load.hpp sits in its folder."""
+    (tmp_path / "impl").mkdir()
+    (tmp_path / "impl" / "generic.hpp").write_text(
+        "#if defined(ATOMIC_HPP) && !defined(GENERIC_HPP)\n#define GENERIC_HPP\nint generic();\n#endif\n")
+    (tmp_path / "impl" / "load.hpp").write_text('#pragma once\n#define LOAD 1\n#include "generic.hpp"\n')
+    (tmp_path / "atomic.hpp").write_text('#pragma once\n#define ATOMIC_HPP\n#include "impl/generic.hpp"\n'
+                                         '#include "impl/load.hpp"\n')
+    (tmp_path / "main.cpp").write_text('#include "atomic.hpp"\n')
+    generic = str(tmp_path / "impl" / "generic.hpp")
+    ctx = Scanner([str(tmp_path)]).contexts([generic])[generic]
+    assert (Path(ctx.includer).name, ctx.line) == ("atomic.hpp", 3)
+    assert ctx.text == "#define ATOMIC_HPP\n"
+
+
 def test_a_source_included_by_another_source_gets_its_context(tmp_path: Path) -> None:
     """kernels.cu is compiled only through main.cu, which defines the switch its text sits under and includes
     the header of its macros first: analyzed alone, it is read after those lines, and reported once; a source
