@@ -837,6 +837,8 @@ def lane_arith_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
         mixed = _wave_organized([view]) if shuffles else None
         reduces = _default_warp_reduces(ctx, view.fn.loc)
         tree: Node | None = None
+        if meets is None and _groups_per_wave(view) is not None:
+            continue  # the 32-lane groups are tiles of the wavefront, numbered as such on purpose
         if meets is not None:
             test, vote = meets
             reason = f"'{_spell(facts, test)}' (line {test.loc.line}) compares a 32-lane id with a lane picked by " \
@@ -876,6 +878,16 @@ def lane_arith_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
 
 
 NUMBERS_32 = "numbers threads in 32-lane warps"
+
+
+def _groups_per_wave(view: FunctionView) -> Node | None:
+    """`warpSize / 32` (`warpSize / TILE_SIZE` with TILE_SIZE 32): the function counts the 32-lane groups of one
+    wavefront, so it knows a wavefront holds two and numbers them as tiles inside it (openmm-hip's
+    findBlocksWithInteractions: tileInWarp = (threadIdx.x / TILE_SIZE) % tilesPerWarp, with tilesPerWarp =
+    warpSize / TILE_SIZE, beside indexInWarp = threadIdx.x % warpSize)."""
+    return next((n for n in view.nodes() if n.kind == "binop" and n.op in ("/", ">>") and len(n.children) == 2
+                 and _is_wave_width(view, n.children[0])
+                 and view.const(n.children[1]) == {"/": 32, ">>": 5}[n.op]), None)
 _THREAD_COUNT = re.compile(r"(?i)thread|block")
 
 

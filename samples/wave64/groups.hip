@@ -167,3 +167,28 @@ __global__ void all_positive_per_wave(const float* x, int* ok) {
   // ok: W64-002
   if ((threadIdx.x % warpSize) == 0) ok[(blockIdx.x * blockDim.x + threadIdx.x) / warpSize] = all;
 }
+
+// Correct: 32-lane tiles placed inside the wavefront on purpose (openmm-hip's neighbour search): the tiles per
+// wavefront are counted from warpSize, each tile handles one row, and the vote skips work the whole wavefront lacks.
+__global__ void tiles_in_wave(const float* x, float* out) {
+  const int tilesPerWave = warpSize / kWarp;
+  // ok: W64-002
+  const int indexInTile = threadIdx.x % kWarp;
+  // ok: W64-002
+  const int tileInWave = (threadIdx.x / kWarp) % tilesPerWave;
+  const int wave = threadIdx.x / warpSize;
+  float v = x[blockIdx.x * blockDim.x + threadIdx.x];
+  if (__ballot(v > 0.0f) == 0) return;
+  out[(blockIdx.x * 4 + wave) * 64 + tileInWave * kWarp + indexInTile] = v;
+}
+
+// Bug: the same tiles with no count of them per wavefront: code written for 32-lane warps.
+__global__ void tiles_as_warps(const float* x, float* out) {
+  // expect: W64-002
+  const int indexInTile = threadIdx.x % kWarp;
+  // expect: W64-002
+  const int tile = threadIdx.x / kWarp;
+  float v = x[blockIdx.x * blockDim.x + threadIdx.x];
+  if (__ballot(v > 0.0f) == 0) return;
+  out[(blockIdx.x * 8 + tile) * 32 + indexInTile] = v;
+}
