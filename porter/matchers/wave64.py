@@ -2197,6 +2197,7 @@ def host_launch_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
     yield from _grid_per_32(fv, target)
     yield from _width_mismatch(fv, target)
     yield from _partial_wave_blocks(fv, target)
+    yield from _launch_bounds_per_32(fv, target)
     hosts = {v.fn.usr: v for v in fv.views}
     wave_of: dict[str, dict[tuple[str, ...], Node]] = {}
     for launch in facts.launches:
@@ -2247,6 +2248,54 @@ def host_launch_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
                 continue
             yield Match(node.loc, {"what": f"'{_spell(facts, node)}' counts warps of 32 threads",
                                    "wave": str(target.wave_size)}, confidence="medium")
+
+
+_BOUNDS = re.compile(r"__launch_bounds__\s*\(")
+_PER_32 = re.compile(r"^\(?(.*?)\)?\s*(?:/\s*32|>>\s*5)$")
+
+
+def _bound_args(text: str) -> list[str]:
+    """The top-level arguments of the first `__launch_bounds__(...)` in `text`; [] without one."""
+    m = _BOUNDS.search(text)
+    if m is None:
+        return []
+    args, depth, start = [], 1, m.end()
+    for i in range(m.end(), len(text)):
+        depth += (text[i] == "(") - (text[i] == ")")
+        if depth == 0 or (depth == 1 and text[i] == ","):
+            args.append(" ".join(text[start:i].split()))
+            start = i + 1
+        if depth == 0:
+            return args
+    return []
+
+
+def _launch_bounds_per_32(fv: FileView, target: Target) -> Iterator[Match]:
+    """`__launch_bounds__(T, (T * B) / 32)`: HIP reads the second argument as the minimum of wavefronts per
+    execution unit (a SIMD, four to a gfx942 CU), and CUDA code ported by counting 32-thread warps in B blocks of T
+    threads (RAJA's `(BlockSize * BlocksPerSM) / 32`) asks for twice the wavefronts the blocks have, and four
+    times that per SIMD: the compiler caps registers for an occupancy the launch never reaches. Read from the
+    text, the template patterns' bounds being dependent."""
+    seen: set[int] = set()
+    for view in fv.views:
+        loc = view.fn.loc
+        if view.fn.kind != "kernel" or loc.line in seen:
+            continue
+        seen.add(loc.line)
+        lines = fv.facts.lines[loc.line - 1:loc.line + 11]
+        head = "\n".join(_code(line) for line in lines).split("{", 1)[0]
+        args = _bound_args(head)
+        m = _PER_32.match(args[1]) if len(args) == 2 else None
+        if m is None or "*" not in m.group(1) or not re.search(rf"\b{re.escape(args[0])}\b", m.group(1)) \
+                or not args[0].isidentifier():
+            continue
+        at = _BOUNDS.search(head)
+        line = loc.line + head.count("\n", 0, at.start()) if at is not None else loc.line
+        yield Match(Loc(fv.facts.path, line, 1, line, 1),
+                    {"what": f"'{args[1]}' in __launch_bounds__ counts the block's warps of 32 threads, but HIP "
+                             f"reads that argument as the least wavefronts per execution unit (SIMD, 4 per CU): "
+                             f"{target.wave_size // 32 * 4} times the wavefronts per SIMD the blocks have",
+                     "wave": str(target.wave_size)}, confidence="medium")
 
 
 def _is_block_x(view: FunctionView, ref: str) -> bool:
