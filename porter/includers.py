@@ -28,6 +28,7 @@ from porter.analysis import HEADER_SUFFIXES, INCLUDER_SUFFIXES, SKIP_DIRS, SOURC
 MAX_WALK = 5000          # source files looked at per tree: a checkout's root on -I must not cost seconds
 MAX_READ = 1 << 18       # bytes of a file read for its directives
 MAX_CHAIN = 3            # headers between a header and the source whose context it is read in
+PASTED_LINES = 6         # lines of code of a header that another header's copy of its text must repeat in order
 MAX_REACH = 400          # headers followed when checking that a context does not include the header itself
 
 # comments are blanked (newlines kept) before directives are read; strings and character literals are skipped so
@@ -105,6 +106,7 @@ class Scanner:
         self._include_lines: dict[str, list[tuple[str, bool, int]]] = {}
         self._resolved: dict[tuple[str, bool, str], str | None] = {}
         self._reached: dict[str, frozenset[str]] = {}
+        self._stripped: dict[str, list[str]] = {}
 
     def directives_of(self, path: str) -> list[Directive]:
         hit = self._directives.get(path)
@@ -206,6 +208,9 @@ class Scanner:
         out: dict[str, Context] = {}
         for target in wanted:
             got = self._first_context(target, sites, by_headers)
+            if got is None and target.endswith(HEADER_SUFFIXES):
+                pasted = self._pasted_in(target)
+                got = self._context(*pasted, target, pasted=True) if pasted is not None else None
             if got is not None and got.text:
                 out[wanted[target]] = got
         return out
@@ -249,7 +254,40 @@ class Scanner:
         return any(at < line and (target := self.resolve(name, angled, folder)) is not None and
                    header in self._reach(target) for name, angled, at in self._includes(source))
 
-    def _context(self, source: str, line: int, header: str, outer: Context | None = None) -> Context | None:
+    def _code_lines(self, path: str) -> list[str]:
+        """The lines of a file without comments, stripped (blank where a line held only a comment)."""
+        hit = self._stripped.get(path)
+        if hit is None:
+            data = preamble.head(path, MAX_READ) or b""
+            text = _LEXEMES.sub(_blank_comment, data).decode("utf-8", "replace") if b"\0" not in data else ""
+            hit = self._stripped[path] = [line.strip() for line in text.splitlines()]
+        return hit
+
+    def _pasted_in(self, header: str) -> tuple[str, int] | None:
+        """A header of the same folder that holds `header`'s text (hypre's `headers` script writes device_utils.h,
+        then device_reducer.h, into _hypre_utilities.hpp, which its sources include instead): (its path, the line
+        where the copy starts). The copy is what compiles, after the lines above it; a header that nothing
+        includes is then read after those lines. Its first PASTED_LINES lines of code must appear there in order."""
+        own = self._code_lines(header)
+        code = [(i, line) for i, line in enumerate(own) if line][:PASTED_LINES]
+        if len(code) < PASTED_LINES:
+            return None
+        folder = os.path.dirname(header)
+        for other in self.headers(self.tree(header)):
+            if os.path.dirname(other) != folder or other == header:
+                continue
+            lines = self._code_lines(other)
+            if len(lines) <= len(own) or code[0][1] not in lines:
+                continue
+            for j, line in enumerate(lines):
+                if line == code[0][1] and [x for x in lines[j:j + code[-1][0] - code[0][0] + 1] if x] == \
+                        [c for _, c in code]:
+                    start = j - code[0][0] + 1
+                    return (other, start) if start >= 1 else None
+        return None
+
+    def _context(self, source: str, line: int, header: str, outer: Context | None = None,
+                 pasted: bool = False) -> Context | None:
         """The context of the include on `line` of `source`; None when its includes reach the header itself
         (its guard would then hide the header's text from the parse) or the line is no include after all (one in
         a comment). An include that is found nowhere is left out (the parse would stop at it), except a system
@@ -259,7 +297,8 @@ class Scanner:
         `outer` is the context `source` itself, a header, is read in: its lines come first."""
         folder = os.path.dirname(source)
         found = self.directives_of(source)
-        index = next((i for i, d in enumerate(found) if d.line == line and d.include is not None), None)
+        index = next((i for i, d in enumerate(found) if d.line >= line), len(found)) if pasted else \
+            next((i for i, d in enumerate(found) if d.line == line and d.include is not None), None)
         if index is None:
             return None
         kept: list[Directive] = []

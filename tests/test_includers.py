@@ -163,6 +163,32 @@ def test_a_header_that_reads_it_again_later_is_no_context(tmp_path: Path) -> Non
     assert ctx.text == "#define ATOMIC_HPP\n"
 
 
+def test_a_header_pasted_into_a_generated_one_is_read_after_the_lines_above_its_copy(tmp_path: Path) -> None:
+    """A build script writes defs.h, then reducer.h, into all.hpp, which the sources include instead: nothing
+    includes reducer.h, and its copy in all.hpp compiles after defs.h's #define lines, so it is read after them
+    (with a W64-003 on the 60-lane mask FULL_MASK defined there), and defs.h after all.hpp's USE_HIP; a header whose
+    text no other holds gets none."""
+    defs = ("#pragma once\n#if defined(USE_HIP)\n#define FULL_MASK 0xFFFFFFFFFFFFFFF\n#else\n"
+            "#define FULL_MASK 0xFFFFFFFF\n#endif\n")
+    reducer = ("/* reducer */\n#ifndef REDUCER_H\n#define REDUCER_H\n__device__ inline float warp_sum(float v)\n{\n"
+               "   for (int o = warpSize / 2; o > 0; o /= 2)\n      v += __shfl_down_sync(FULL_MASK, v, o);\n"
+               "   return v;\n}\n#endif\n")
+    (tmp_path / "defs.h").write_text(defs)
+    (tmp_path / "reducer.h").write_text(reducer)
+    (tmp_path / "all.hpp").write_text("#pragma once\n#include <hip/hip_runtime.h>\n#define USE_HIP 1\n"
+                                      + defs + "/* generated */\n" + reducer)
+    (tmp_path / "main.cu").write_text('#include "all.hpp"\n')
+    (tmp_path / "lone.h").write_text("#pragma once\n#define LONE 1\n#define LONE_A 2\n#define LONE_B 3\n"
+                                     "#define LONE_C 4\n#define LONE_D 5\n")
+    got = Scanner([str(tmp_path)]).contexts([str(tmp_path / n) for n in ("reducer.h", "defs.h", "lone.h")])
+    assert set(got) == {str(tmp_path / "reducer.h"), str(tmp_path / "defs.h")}
+    assert (got[str(tmp_path / "defs.h")].line, got[str(tmp_path / "defs.h")].text) == (4, "#define USE_HIP 1\n")
+    ctx = got[str(tmp_path / "reducer.h")]
+    assert (Path(ctx.includer).name, ctx.line) == ("all.hpp", 11)
+    assert "#define FULL_MASK 0xFFFFFFFFFFFFFFF" in ctx.text and "REDUCER_H" not in ctx.text
+    assert _w64_003([str(tmp_path / "reducer.h")]) == [("reducer.h", 7)]
+
+
 def test_a_source_included_by_another_source_gets_its_context(tmp_path: Path) -> None:
     """kernels.cu is compiled only through main.cu, which defines the switch its text sits under and includes
     the header of its macros first: analyzed alone, it is read after those lines, and reported once; a source
