@@ -2198,6 +2198,7 @@ def host_launch_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
     yield from _width_mismatch(fv, target)
     yield from _partial_wave_blocks(fv, target)
     yield from _launch_bounds_per_32(fv, target)
+    yield from _wave_count_divisors(fv, target)
     hosts = {v.fn.usr: v for v in fv.views}
     wave_of: dict[str, dict[tuple[str, ...], Node]] = {}
     for launch in facts.launches:
@@ -2247,6 +2248,32 @@ def host_launch_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
                                                              and any(warpish.search(n) for n in names))):
                 continue
             yield Match(node.loc, {"what": f"'{_spell(facts, node)}' counts warps of 32 threads",
+                                   "wave": str(target.wave_size)}, confidence="medium")
+
+
+def _wave_count_divisors(fv: FileView, target: Target) -> Iterator[Match]:
+    """`regs_per_sm / (regs_per_wave * (block_size / WarpSize))` in host occupancy math (Kokkos' HIP block-size
+    deduction before c86224128): a thread count divided by the wavefront's width, truncated, as a factor of a
+    divisor. A block of whole 32-lane warps is not one of whole wavefronts: 96 threads count one wavefront, not
+    two (the block is credited half its registers), and a block under 64 threads none, a division by zero."""
+    for view in (v for v in fv.views if v.fn.kind in ("host", "host_device")):
+        for node in view.nodes():
+            if node.kind != "binop" or node.op != "/" or len(node.children) != 2 \
+                    or not _is_wave_width(view, node.children[1]) or view.const(node.children[0]) is not None:
+                continue
+            left = strip(node.children[0])
+            if left.kind != "ref" or not _THREAD_COUNT.search(left.op):
+                continue
+            top, parent = node, view.parent(node)
+            while parent is not None and (parent.kind == "cast" or parent.kind == "binop" and parent.op == "*"):
+                top, parent = parent, view.parent(parent)
+            if parent is None or parent.kind != "binop" or parent.op not in ("/", "%") \
+                    or len(parent.children) != 2 or parent.children[1] is not top:
+                continue
+            yield Match(node.loc, {"what": f"'{_spell(fv.facts, node)}' counts whole wavefronts and divides by the "
+                                           f"count: a block of 32-lane warps that is no multiple of "
+                                           f"{target.wave_size} threads counts one too few, none under "
+                                           f"{target.wave_size} threads (a division by zero)",
                                    "wave": str(target.wave_size)}, confidence="medium")
 
 
