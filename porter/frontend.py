@@ -1449,8 +1449,8 @@ class _Extractor:
         parse lacks (Kokkos' KOKKOS_INLINE_FUNCTION, set by the generated KokkosCore_config.h) is host code to
         clang. The call is still the intrinsic's, with the type of its one declaration: read it as that call
         (which then makes the function device code, see _function_facts)."""
-        if not self.current_fn or len(cursors) != len(kids) or not cursors or \
-                _kind(cursors[0]) not in ("OVERLOADED_DECL_REF", "DECL_REF_EXPR") or kids[0].kind != "ref":
+        if not self.current_fn or not kids or kids[0].kind != "ref" or len(cursors) != len(kids) or \
+                _kind(cursors[0]) not in ("OVERLOADED_DECL_REF", "DECL_REF_EXPR"):
             return None
         name = _spelling(cursors[0]) or _qualified_overload(cursors[0]) or _tok(cursors[0])
         tspell = _type_spelling(c)
