@@ -197,3 +197,30 @@ __device__ bool in_mask(unsigned long long mask) {
   unsigned group_bit = 1u << group_lane();
   return (mask & bit) != 0 && group_bit != 0;
 }
+
+// Members of a class template's partial specialization are read like any other function (MIOpen's static CK
+// reductions and Kokkos' HIPReductionsFunctor<F, false> live in them).
+template <typename T, int Width>
+struct PartialReducer;
+
+template <typename T>
+struct PartialReducer<T, 32> {
+  __device__ static T sum(T v) {
+    for (int o = warpSize / 2; o > 0; o /= 2) {
+      // expect: W64-003
+      v += __shfl_down_sync(0xffffffff, v, o);
+    }
+    return v;
+  }
+};
+
+template <typename T>
+struct PartialReducer<T, 64> {
+  __device__ static T sum(T v) {
+    for (int o = warpSize / 2; o > 0; o /= 2) {
+      // ok: W64-003
+      v += __shfl_down_sync(~0ull, v, o);
+    }
+    return v;
+  }
+};
