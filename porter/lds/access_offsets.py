@@ -60,6 +60,7 @@ _LIBRARY_BYTES = {"c10::Half": 2, "at::Half": 2, "c10::BFloat16": 2, "at::BFloat
 
 
 ASSUMED_ELEMENT = (4, "float")  # an open element type the file binds to nothing: what most kernels hold
+DEPENDENT_TYPE = "type-parameter-"  # how libclang's canonical spelling names a template parameter
 
 
 def type_bytes(spelling: str) -> int | None:
@@ -1079,22 +1080,46 @@ class AccessWalker:
         if fn.kind not in ("device", "host_device") or fn.body is None or \
                 not any(n.kind == "call" and n.op in BARRIERS for n in fn.body.walk()):
             return frozenset()
-        pointers = {p.name: i for i, p in enumerate(fn.params) if p.type.rstrip().endswith("*")}
         writes: set[int] = set()
         reads: set[int] = set()
         for node in self.view.nodes():
-            if node.kind != "index" or len(node.children) != 2:
+            if node.kind == "index" and len(node.children) == 2:
+                ptr, sub = node.children[0], node.children[1]
+            elif node.kind == "unop" and node.op == "*" and node.children:
+                ptr, sub = node.children[0], None
+            else:
                 continue
-            base = _peel(node.children[0])
-            pos = pointers.get(base.op) if base.kind == "ref" and self._unassigned(base) else None
-            if pos is None:
+            moved = self._moved_param(ptr)
+            if moved is None:
                 continue
+            pos, by_thread = moved
             ops = self._ops(node)
-            if "write" in ops and self.view.depends_on_thread(node.children[1]):
+            if "write" in ops and (by_thread or (sub is not None and self.view.depends_on_thread(sub))):
                 writes.add(pos)
             if "read" in ops:
                 reads.add(pos)
         return frozenset(writes & reads)
+
+    def _moved_param(self, ptr: Node) -> tuple[int, bool] | None:
+        """(position, whether the offset differs between threads) when the pointer `ptr` is one of this function's
+        never-assigned pointer parameters, cast or moved by an offset, directly or through a local pointer defined
+        once that way (`T* const mine = buf + threadIdx.x;` then `*mine = v`, `T* all = (T*)buf;` handed on:
+        Kokkos' block reductions)."""
+        base, by_thread, aliased = ptr, False, False
+        while True:
+            base = _peel(base)
+            if base.kind == "cast" and base.children:
+                base = base.children[0]
+            elif base.kind == "binop" and base.op in ("+", "-") and len(base.children) == 2:
+                by_thread |= self.view.depends_on_thread(base.children[1])
+                base = base.children[0]
+            elif base.kind == "ref" and not aliased and base.ref in self.view.decls and \
+                    not self.mutations.get(base.ref) and len(self.view.defs.get(base.ref, [])) == 1:
+                base, aliased = self.view.defs[base.ref][0], True
+            else:
+                break
+        pos = self._param(base, pointer=True)
+        return (pos, by_thread) if pos is not None else None
 
     def _uncalled_shared(self, pos: int) -> _Ptr | None:
         """A pointer parameter of a device function nobody in the file calls (a header's block reduction analyzed
@@ -1106,8 +1131,11 @@ class AccessWalker:
             return None
         pointee = param.type.replace("const", "").replace("__restrict__", "").strip()[:-1].strip()
         size = _SCALAR_BYTES.get(pointee)
+        # a member of a class template has no template parameters of its own, but its parameter's canonical type
+        # says the pointee depends on the class's (`Scalar*` = `typename type-parameter-0-0::value_type *`)
+        dependent = self.view.fn.is_template or DEPENDENT_TYPE in param.canonical
         step: int | None = _Flat(size) if size else \
-            self._open(self.view.fn, pointee) if self.view.fn.is_template and pointee.isidentifier() else None
+            self._open(self.view.fn, pointee) if dependent and pointee.isidentifier() else None
         if step is None:
             return None
         decl = SharedDecl(function=self.view.fn.usr, name=param.name, ref=f"{PARAM_REF}{self.view.fn.usr}:{param.name}",
@@ -1751,8 +1779,9 @@ def param_derefs(ctx: RuleContext, view: FunctionView) -> list[ParamDeref]:
 
 def communicating_params(ctx: RuleContext, view: FunctionView) -> frozenset[int]:
     """Positions of the never-assigned pointer parameters a device function writes through at a thread-dependent
-    index and reads through again, with a __syncthreads() in its body: threads exchanging values through the
-    pointer, which only shared memory is for in a block-level helper. Once per function and file."""
+    index (or through a local pointer it moved by the thread index) and reads through again, with a
+    __syncthreads() in its body: threads exchanging values through the pointer, which only shared memory is for
+    in a block-level helper. Once per function and file."""
     return ctx.shared(("lds.communicating_params", view.fn.usr),
                       lambda: AccessWalker(ctx, view, (1, 1, 1))._communicating_params())
 
@@ -1772,11 +1801,8 @@ def _unknown_memory(ctx: RuleContext, usr: str, pos: int, seen: frozenset[str]) 
         if pos >= len(args) or fn.kind not in ("device", "host_device") or fn.usr in seen | {usr} or \
                 caller.depends_on_thread(args[pos]):
             return False
-        base = _peel(args[pos])
-        while base.children and (base.kind == "cast" or (base.kind == "binop" and base.op in ("+", "-"))):
-            base = _peel(base.children[0])
-        at = AccessWalker(ctx, caller, (1, 1, 1))._param(base, pointer=True) if base.kind == "ref" else None
-        if at is None or not _unknown_memory(ctx, fn.usr, at, seen | {usr}):
+        moved = AccessWalker(ctx, caller, (1, 1, 1))._moved_param(args[pos])
+        if moved is None or moved[1] or not _unknown_memory(ctx, fn.usr, moved[0], seen | {usr}):
             return False
     return True
 

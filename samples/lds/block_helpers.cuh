@@ -48,3 +48,50 @@ __device__ void scale_rows(float* rows, float s) {
     rows[threadIdx.x * 32 + i] *= s;
   }
 }
+
+// A class template's partial specialization holds the reduction (Kokkos' HIPReductionsFunctor<F, false>): each
+// thread stores through its own moved pointer, and after the barrier the first lanes gather one partial per
+// 64-thread wavefront. Their 64-element lane stride puts lanes 0-3 of a 256-thread block in one bank (4-way for
+// 4-byte elements). The element is the class's open `Scalar`; the caller hands on its own word pointer cast.
+template <typename F, bool Wide>
+struct Gatherer;
+
+template <typename F>
+struct Gatherer<F, false> {
+  using Scalar = typename F::value_type;
+
+  __device__ static void gather(Scalar v, Scalar* buf) {
+    Scalar* const mine = buf + threadIdx.x;
+    // ok: LDS-001
+    *mine = v;
+    __syncthreads();
+    if (threadIdx.x * 64 < blockDim.x) {
+      // expect: LDS-001
+      *mine = buf[threadIdx.x * 64];
+    }
+  }
+
+  __device__ static void run(unsigned* words, Scalar v) {
+    Scalar* const all = reinterpret_cast<Scalar*>(words);
+    gather(v, all);
+  }
+};
+
+// The same gather with the partials stored side by side (one per wavefront, consecutive): no conflict.
+template <typename F>
+struct Gatherer<F, true> {
+  using Scalar = typename F::value_type;
+
+  __device__ static void gather(Scalar v, Scalar* buf) {
+    Scalar* const mine = buf + threadIdx.x;
+    if (threadIdx.x % 64 == 0) {
+      // ok: LDS-001
+      buf[threadIdx.x / 64] = v;
+    }
+    __syncthreads();
+    if (threadIdx.x < blockDim.x / 64) {
+      // ok: LDS-001
+      *mine = buf[threadIdx.x];
+    }
+  }
+};
