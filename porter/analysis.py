@@ -24,9 +24,12 @@ from porter.lds.access_offsets import ASSUMED_ELEMENT
 from porter.targets import DEFAULT_TARGET
 
 # a file read in an includer's context: headers, and `.inc` fragments that a source or header includes mid-file
-HEADER_SUFFIXES = (".cuh", ".h", ".hpp", ".hh", ".inc")
+HEADER_SUFFIXES = (".cuh", ".h", ".hpp", ".hh", ".H", ".inc")  # .H: C++ headers by gcc's convention (AMReX's)
 INCLUDER_SUFFIXES = (".cu", ".hip", ".cpp", ".cc", ".cxx")
 SOURCE_SUFFIXES = INCLUDER_SUFFIXES + HEADER_SUFFIXES
+# C sources a project compiles as HIP (hypre's CMake gives its *_device.c files LANGUAGE HIP): read when named on
+# the command line, never picked up by a folder walk, where most .c files are host C
+NAMED_SUFFIXES = SOURCE_SUFFIXES + (".c",)
 SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", "build", "__pycache__", ".venv", ".tox"}
 
 

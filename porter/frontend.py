@@ -29,7 +29,7 @@ from pathlib import Path
 import clang.cindex as ci
 
 from porter import __version__, preamble
-from porter.analysis import SOURCE_SUFFIXES
+from porter.analysis import NAMED_SUFFIXES
 from porter.facts import (COMMAND_LINE, NO_LOC, CrossLaneCall, Diagnostic, FileFacts, Function, IntLiteral, Launch,
                           Loc, MacroDef, MacroUse, Node, Param, Recovered, SharedAccess, SharedDecl, Skipped,
                           define_conditions, fold_int, names_builtin_width, split_lines,
@@ -550,8 +550,8 @@ def check_readable(path: Path, config: ParseConfig) -> tuple[str, str]:
     FrontendError saying why it cannot be analyzed."""
     if path.is_dir():
         raise FrontendError(f"{path}: is a directory, not a source file")
-    if not path.name.endswith(SOURCE_SUFFIXES):
-        raise FrontendError(f"{path}: not a HIP/CUDA source (expected one of {' '.join(SOURCE_SUFFIXES)})")
+    if not path.name.endswith(NAMED_SUFFIXES):
+        raise FrontendError(f"{path}: not a HIP/CUDA source (expected one of {' '.join(NAMED_SUFFIXES)})")
     try:
         st = path.stat()
         if not stat.S_ISREG(st.st_mode):  # a FIFO would block the read until the time limit; a device never ends

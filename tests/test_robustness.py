@@ -129,6 +129,20 @@ def test_missing_path_and_non_source(tmp_path: Path) -> None:
     assert finding_files(proc.stdout) == {"good.cu"}
 
 
+def test_upper_case_headers_and_named_c_sources(tmp_path: Path) -> None:
+    # AMReX's C++ headers end in .H; hypre compiles its *_device.c files as HIP: a .c file is read when it is
+    # named, while a folder walk leaves .c files (mostly host C) alone
+    good(tmp_path, "AMReX_Reduce.H")
+    good(tmp_path, "csr_device.c")
+    walked = porter("analyze", str(tmp_path), "--format", "json", "--fail-on", "never")
+    no_traceback(walked)
+    assert finding_files(walked.stdout) == {"AMReX_Reduce.H"}
+    named = porter("analyze", str(tmp_path / "csr_device.c"), "--format", "json", "--fail-on", "never")
+    no_traceback(named)
+    assert named.returncode == 0, named.stderr
+    assert finding_files(named.stdout) == {"csr_device.c"}
+
+
 # ------------------------------------------------------------------------------- time limit and crashes
 
 def test_time_limit_end_to_end(tmp_path: Path) -> None:
