@@ -170,6 +170,18 @@ class Launch:
 
 
 @dataclass(frozen=True, slots=True)
+class ValueFunction:
+    """A function without parameters that the file calls, whose body is one `return E;`: what a call of it gives."""
+
+    name: str
+    id: str                                   # the callee's id (Node.ref of its calls)
+    where: str                                # file:line of its definition
+    reads_width: bool = False                 # E reads HIP's warpSize, itself or through another such function
+    value: int | None = None                  # else the integer constant E is, where clang evaluates it
+    calls: tuple[tuple[int, int], ...] = ()   # (line, column) of the main file's calls of it
+
+
+@dataclass(frozen=True, slots=True)
 class Diagnostic:
     severity: str                             # note | warning | error | fatal
     message: str
@@ -219,6 +231,7 @@ class FileFacts:
                                                              # (a header not on the include path)
     skipped: tuple[Skipped, ...] = ()                        # functions whose extraction failed
     inactive_lines: tuple[int, ...] = ()                     # lines of preprocessor branches the parse skipped
+    value_functions: tuple[ValueFunction, ...] = ()          # what calls of one-return functions give
     sha256: str = ""                                         # of the exact text that was parsed
     decoded: str = ""                                        # how a file that is not UTF-8 was read
     context: str = ""                                        # "includer:line" whose preceding directives were

@@ -13,6 +13,7 @@ from __future__ import annotations
 import ctypes
 import fcntl
 import hashlib
+import itertools
 import json
 import os
 import re
@@ -32,6 +33,7 @@ from porter import __version__, preamble
 from porter.analysis import NAMED_SUFFIXES
 from porter.facts import (COMMAND_LINE, NO_LOC, CrossLaneCall, Diagnostic, FileFacts, Function, IntLiteral, Launch,
                           Loc, MacroDef, MacroUse, Node, Param, Recovered, SharedAccess, SharedDecl, Skipped,
+                          ValueFunction,
                           define_conditions, fold_int, names_builtin_width, split_lines,
                           undeclared_identifier)
 from porter.frontend_config import ParseConfig
@@ -871,6 +873,7 @@ class _Extractor:
         self.file_names: dict[int, str] = {}   # file handle -> base name (handles belong to this TU)
         self.helper_refs: dict[tuple[int, int], ci.Cursor] = {}   # device functions of project headers the code calls
         self.wrappers: dict[tuple[int, int], tuple[str, list[tuple[int, _Default]]] | None] = {}   # _wrapper_shape
+        self.returns: dict[tuple[int, int], ValueFunction | None] = {}   # _value_function, per declaration
         self.targs: dict[tuple[int, int], tuple[tuple[str, str], ...]] = {}   # _template_args, per declaration
         self.tparams: dict[tuple[int, int], tuple[tuple[str, bool], ...]] = {}   # _template_params, per pattern
         self.recovered: list[Recovered] = []
@@ -1021,7 +1024,8 @@ class _Extractor:
                          int_bits=tuple(sorted(_INT_BITS.items())),
                          project_cross_lane=tuple(self.project_cross_lane), recovered=tuple(self.recovered),
                          undeclared=self._undeclared(), skipped=tuple(self.skipped),
-                         inactive_lines=tuple(sorted(self._skipped_lines(self.main_file))), lines=self.lines)
+                         inactive_lines=tuple(sorted(self._skipped_lines(self.main_file))),
+                         value_functions=self._value_calls(), lines=self.lines)
 
     def _hidden_macro(self, name: str, ref: ci.Cursor | None, where: str | None) -> bool:
         """With a precompiled preamble: a macro the usual parse has from porter's PCH (which has no
@@ -1639,6 +1643,64 @@ class _Extractor:
                                 loc=Loc(loc.path, loc.line, loc.col)))
         return intrinsic, tuple(out)
 
+    def _value_calls(self) -> tuple[ValueFunction, ...]:
+        """The one-return functions (_value_function) that the main file calls without arguments anywhere the
+        parse kept, function bodies or not (a class template's static constexpr member, a template parameter's
+        default): found from the text, each call resolved at its name."""
+        skipped = self._skipped_lines(self.main_file)
+        found: dict[str, ValueFunction] = {}
+        calls: dict[str, list[tuple[int, int]]] = {}
+        for number, line in enumerate(self.lines, 1):
+            if number in skipped or "()" not in line.replace(" ", ""):
+                continue
+            raw = line.encode("utf-8").decode("latin-1")   # clang's columns count bytes
+            for m in _ZERO_ARGUMENT_CALL.finditer(raw.split("//", 1)[0]):
+                at = ci.Cursor.from_location(self.tu, ci.SourceLocation.from_position(
+                    self.tu, self.main_file, number, m.start(1) + 1))
+                ref = _referenced(at) if at is not None and _kind(at) in _CALLEE_REFS else None
+                rid = self._id(ref) if ref is not None else ""
+                value = self._value_function(ref, rid) if rid else None   # cached per declaration
+                if value is not None:
+                    found[rid] = value
+                    calls.setdefault(rid, []).append((number, m.start(1) + 1))
+        return tuple(replace(f, calls=tuple(calls[rid])) for rid, f in found.items())
+
+    def _value_function(self, ref: ci.Cursor, rid: str, depth: int = 0) -> ValueFunction | None:
+        """What a call of `ref` gives when it is a function without parameters whose body is one `return E;` and
+        E reads HIP's warpSize, itself or through such a function (QUDA's `constexpr int warp_size() { return
+        warpSize; }`, and its `max_block_size()`, `std::max(warp_size(), 1024 / ...)`), or E is an integer
+        constant (rocPRIM's device_warp_size() returns ROCPRIM_WAVEFRONT_SIZE, 64 in the device pass); None for
+        anything else. Cached per declaration."""
+        key = _decl_key(ref)
+        if key in self.returns:
+            return self.returns[key]
+        self.returns[key] = None   # a function that reaches itself gives nothing known
+        if _kind(ref) not in ("FUNCTION_DECL", "CXX_METHOD") or depth > 4 or \
+                _RAW.clang_Cursor_getNumArguments(ref) != 0:
+            return None
+        defn = ref if ref.is_definition() else ref.get_definition()
+        body = next((ch for ch in _children(defn) if _kind(ch) == "COMPOUND_STMT"), None) if defn else None
+        stmts = _children(body) if body is not None else []
+        expr = _children(stmts[0]) if len(stmts) == 1 and _kind(stmts[0]) == "RETURN_STMT" else []
+        if len(expr) != 1:
+            return None
+        handle, line, _ = _expansion_line_col(defn)
+        where = f"{self._file_basename(handle)}:{line}"
+        for n in itertools.islice(_preorder(expr[0]), 200):
+            kind = _kind(n)
+            if kind == "DECL_REF_EXPR" and _spelling(n) == "warpSize" and _is_builtin_width(n):
+                break
+            callee = _referenced(n) if kind == "CALL_EXPR" and _RAW.clang_Cursor_getNumArguments(n) == 0 else None
+            inner = self._value_function(callee, self._id(callee), depth + 1) if callee is not None else None
+            if inner is not None and inner.reads_width:
+                break
+        else:
+            value = _evaluate_int(expr[0])
+            self.returns[key] = None if value is None else ValueFunction(_spelling(ref), rid, where, value=value)
+            return self.returns[key]
+        self.returns[key] = ValueFunction(_spelling(ref), rid, where, reads_width=True)
+        return self.returns[key]
+
     def _wrapper_shape(self, ref: ci.Cursor) -> tuple[str, list[tuple[int, _Default]]] | None:
         """(intrinsic, [(parameter index, its default)]) when `ref` is a project function whose body is only
         `return <shuffle>(p, q, ...)` over its own parameters; cached per declaration."""
@@ -2111,6 +2173,9 @@ def _tok(c: ci.Cursor) -> str:
 
 
 MAX_KERNEL_INSTANCES = 8   # per kernel template and file; not a hardware number
+# `name()` or `name<...>()`: a call without arguments, its name the first group.
+_ZERO_ARGUMENT_CALL = re.compile(r"\b([A-Za-z_]\w*)\s*(?:<[^;(){}<>]*>)?\s*\(\s*\)")
+_CALLEE_REFS = frozenset({"DECL_REF_EXPR", "MEMBER_REF_EXPR", "CALL_EXPR"})
 MAX_HELPERS = 24           # header functions read per file for their call sites; bounds the cost on big headers
 _SYSTEM_HEADERS = ("/usr/include", "/usr/lib", "/usr/local/include", "/opt/rocm")
 

@@ -2658,8 +2658,11 @@ def warpsize_constant(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Matc
     use of warpSize (spelled directly or through a macro whose body mentions it)."""
     facts, target = ctx.facts, ctx.target
     via_macro = {m.name for m in facts.macros if re.search(r"\bwarpSize\b", m.body)}
-    names = "|".join(["warpSize", *sorted(via_macro)])
-    rocm = {m.name for m in facts.macros if re.search(_ROCM_WAVE, m.body)}
+    # a function that returns warpSize (QUDA's device::warp_size()) is warpSize wherever it is called
+    calls = sorted({re.escape(f.name) for f in facts.value_functions if f.reads_width})
+    names = "|".join(["warpSize", *sorted(via_macro), *(rf"{c}(?=\s*[<(])" for c in calls)])
+    constant = _constant_width_calls(facts)
+    rocm = {m.name for m in facts.macros if re.search(_ROCM_WAVE, m.body) and not constant(m.body)}
     seen: set[tuple[int, int]] = set()
     spelled: set[str] = set()
     for d in facts.diagnostics:
@@ -2686,6 +2689,8 @@ def warpsize_constant(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Matc
               *_warpsize_in_constexpr_text(facts, target, use)]:
         if _text(facts, m.loc) == "warpSize" and width_shadowed_at(facts, facts.path, m.loc.line):
             continue   # a project constant of that name (`const int warpSize = 64;`), not the builtin
+        if constant(_text(facts, m.loc)):
+            continue   # rocPRIM's width function whose definition the parse saw returns a constant
         if (m.loc.line, m.loc.col) not in seen:   # a template's line libclang could not parse comes twice
             seen.add((m.loc.line, m.loc.col))
             found.append(m)
@@ -2697,6 +2702,18 @@ def warpsize_constant(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Matc
             yield Match(m.loc, {"use": f"'{m.name}' is defined here as '{m.body.strip()}' and used where a "
                                        f"constant is required", "wave": str(target.wave_size)})
     yield from _width_macro_with_constant_twin(facts, target, (via_macro | rocm) - used)
+
+
+def _constant_width_calls(facts: FileFacts) -> Callable[[str], bool]:
+    """Whether a text ends in a call of a function without parameters whose definition the parse saw and that
+    returns an integer constant: rocPRIM's device_warp_size() returns ROCPRIM_WAVEFRONT_SIZE, a number in the
+    device pass, so the ROCm 7 claim made for its name when the definition is not seen does not hold."""
+    names = {f.name for f in facts.value_functions if f.value is not None}
+
+    def ends_in_constant(text: str) -> bool:
+        call = re.search(r"(\w+)\s*\(\s*\)\s*$", text)
+        return call is not None and call.group(1) in names
+    return ends_in_constant
 
 
 def _used_macros(facts: FileFacts) -> set[str]:
@@ -3087,3 +3104,20 @@ def wavefront_macro_host(ctx: RuleContext, params: dict[str, Any]) -> Iterator[M
         for node in view.nodes():
             if node.kind == "ref" and node.op == "warpSize" and view.const(node) == W:
                 yield Match(node.loc, {"what": "host code reads the device variable warpSize", "wave": wave})
+    yield from _width_calls_in_host(facts, in_host, inactive, printed, wave)
+
+
+def _width_calls_in_host(facts: FileFacts, in_host: Callable[[int], bool], inactive: set[int],
+                         printed: Callable[[Loc], bool], wave: str) -> Iterator[Match]:
+    """Host calls of another file's function that returns warpSize, itself or through another (QUDA's constexpr
+    device::warp_size(), its max_block_size()): each reads the device variable. A function of this file that
+    reads it is reported where it does."""
+    own = {f.usr for f in facts.functions}
+    for f in facts.value_functions:
+        if not f.reads_width or f.id in own:
+            continue
+        for line, col in f.calls:
+            loc = Loc(facts.path, line, col, line, col + len(f.name))
+            if in_host(line) and line not in inactive and not printed(loc):
+                yield Match(loc, {"what": f"host code calls {f.name}() ({f.where}), which reads the device "
+                                          f"variable warpSize", "wave": wave})
