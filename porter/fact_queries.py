@@ -117,8 +117,40 @@ def _width_shadows(facts: FileFacts) -> tuple[tuple[str, int, int], ...]:
             spans += [(fn.loc.path, n.loc.line, last) for n in fn.body.walk() if n.kind == "decl" and n.op == "warpSize"]
     spans += [(g.loc.path, g.loc.line, end) for g in facts.globals if g.kind == "decl" and g.op == "warpSize"]
     spans += [(m.loc.path, m.loc.line, end) for m in facts.macros if m.name == "warpSize"]
+    spans += [(facts.path, first, last) for first, last in _template_parameter_shadows(facts.lines)]
     _SHADOWS_OF[:] = [(facts, tuple(spans))]
     return _SHADOWS_OF[0][1]
+
+
+_TEMPLATE_PARAMETER_LIST = re.compile(r"\btemplate\s*<([^;<>]*)>")
+# One parameter of a template parameter list named warpSize (`index_t warpSize`), before any default.
+_WIDTH_PARAMETER = re.compile(r"^\s*[A-Za-z_][\w:]*(?:\s+[A-Za-z_][\w:]*)*\s+warpSize\s*$")
+
+
+def _template_parameter_shadows(lines: tuple[str, ...]) -> Iterator[tuple[int, int]]:
+    """(first line, last line) of each template, a class template included (which the parse records nowhere),
+    whose parameter named warpSize hides the builtin in its body: from the parameter list to the brace that
+    closes the first body after it (or the `;` of a declaration without one), read from the text."""
+    for i, line in enumerate(lines):
+        for m in _TEMPLATE_PARAMETER_LIST.finditer(line.split("//", 1)[0]):
+            if any(_WIDTH_PARAMETER.match(p.split("=", 1)[0]) for p in m.group(1).split(",")):
+                yield i + 1, _declaration_end(lines, i, m.end())
+
+
+def _declaration_end(lines: tuple[str, ...], first: int, col: int) -> int:
+    """The line where the declaration starting at (first, col) ends: its body's closing brace, or its `;`."""
+    depth = 0
+    for j in range(first, len(lines)):
+        for ch in lines[j].split("//", 1)[0][col if j == first else 0:]:
+            if ch == "{":
+                depth += 1
+            elif ch == "}":
+                depth -= 1
+                if depth <= 0:
+                    return j + 1
+            elif ch == ";" and depth == 0:
+                return j + 1
+    return len(lines)
 
 
 @dataclass

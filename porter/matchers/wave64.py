@@ -2755,11 +2755,13 @@ def _width_macro_with_constant_twin(facts: FileFacts, target: Target, names: set
                         confidence="medium")
 
 
-# A template argument list of a declared type (typedef / using / `X<...>::` / `X<...> name`), a template's
-# parameter list (its defaults: `int numLanes = WARP_SIZE`) or an array bound in a declaration: all must be
-# constant expressions.
-_TEMPLATE_ARG = re.compile(r"\b\w+\s*<([^;<>]*)>\s*(?:::|\w)")
+# A template argument list of a declared type (typedef / using / `X<...>::` / `X<...> name` / a temporary
+# `X<...>{}`), of a function template's call (`reduce<warpSize>(v)`, the name against its `<` and no logical
+# operator inside, which a comparison chain would have), a template's parameter list (its defaults: `int
+# numLanes = WARP_SIZE`) or an array bound in a declaration: all must be constant expressions.
+_TEMPLATE_ARG = re.compile(r"\b\w+\s*<([^;<>]*)>\s*(?:::|\w|\{)|\b[A-Za-z_]\w*<([^;<>()&|]*)>\s*\(")
 _TEMPLATE_PARAMS = re.compile(r"\btemplate\s*<([^;<>]*)>")
+_DEFAULT = re.compile(r"=([^,]*)")   # in a template parameter list: one parameter's default (its names are none)
 _CONSTEXPR_INIT = re.compile(r"\b(?:constexpr|static_assert)\b[^;=(]*[=(]([^;]*)")
 # (A declaration's last line may start inside its type: `alignof(T)>::type buf[N];`.)
 _ARRAY_DECL = re.compile(r"^\s*(?:[^;={}]*>::\w+\s+|(?:(?:__shared__|static|const|typename|unsigned|[A-Za-z_][\w:]*)"
@@ -2768,8 +2770,10 @@ _ARRAY_DECL = re.compile(r"^\s*(?:[^;={}]*>::\w+\s+|(?:(?:__shared__|static|cons
 
 def _constant_spans(code: str) -> list[tuple[int, int, str]]:
     """(start, end, what) of the parts of a line that C++ evaluates at compile time."""
-    spans = [(m.start(1), m.end(1), "a template argument") for m in _TEMPLATE_ARG.finditer(code)]
-    spans += [(m.start(1), m.end(1), "a template parameter's default") for m in _TEMPLATE_PARAMS.finditer(code)]
+    spans = [(m.start(k), m.end(k), "a template argument") for m in _TEMPLATE_ARG.finditer(code)
+             for k in (1, 2) if m.group(k) is not None]
+    spans += [(d.start(1), d.end(1), "a template parameter's default") for m in _TEMPLATE_PARAMS.finditer(code)
+              for d in _DEFAULT.finditer(code, m.start(1), m.end(1))]
     spans += [(m.start(1), m.end(1), "an array bound") for m in [_ARRAY_DECL.match(code)] if m]
     spans += [(m.start(1), m.end(1), "a constant expression") for m in _CONSTEXPR_INIT.finditer(code)]
     return spans

@@ -36,6 +36,23 @@ __device__ T param_width(T val, int tid) {
   return shm[0];
 }
 
+// Correct: a class template's parameter of that name is a constant in the whole class (MIOpen's static CK
+// ReduceKernelSimpleConfigurator<BlockSize, warpSize>, instantiated with 64).
+template <int BlockSize, int warpSize>
+struct WidthConfig {
+  // ok: W64-010
+  static constexpr int warps = BlockSize / warpSize;
+  __device__ static constexpr int grid(int n) {
+    // ok: W64-010
+    return n <= warpSize / 4 ? 1 : n;
+  }
+};
+
+// Bug: the builtin as a parameter's default names no parameter warpSize.
+// expect: W64-010
+template <typename T, unsigned lanes = warpSize>
+__device__ T default_width(T val) { return val * lanes; }
+
 // Correct: a macro of that name is a constant.
 #define warpSize 64
 template <typename T>

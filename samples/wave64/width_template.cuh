@@ -45,3 +45,13 @@ __device__ T group_sum(T v) {
   for (int m = lanes >> 1; m > 0; m >>= 1) v += __shfl_xor(v, m);
   return v;
 }
+
+// The width as an explicit template argument of a call: a constant expression too. A comparison written the same
+// way is none.
+template <typename T, typename Op>
+__device__ T wave_fold(T v, Op op, int lane, int n) {
+  // ok: W64-010
+  bool inside = lane < WARP_SIZE && lane > (n - 1);
+  // expect: W64-010
+  return inside ? op(warp_sum<T, WARP_SIZE>(v), v) : v;
+}
