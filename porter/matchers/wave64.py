@@ -2853,6 +2853,9 @@ def _warpsize_constant_in_uninstantiated(facts: FileFacts, target: Target, use: 
                                         f"instantiates", "wave": str(target.wave_size)}, confidence="medium")
 
 
+# A constexpr variable's initializer or a static_assert's condition: what follows is constant to its `;`.
+_OPEN_CONSTANT = re.compile(r"\bconstexpr\b[^;=(){}]*=(?!=)|\bstatic_assert\s*\(")
+_STRING = re.compile(r'"(?:\\.|[^"\\])*"')
 _CONSTEXPR_FUNCTION = re.compile(r"\bconstexpr\b[^;=]*\b[A-Za-z_]\w*\s*\(")
 
 
@@ -2866,14 +2869,22 @@ def _warpsize_in_constexpr_text(facts: FileFacts, target: Target, use: re.Patter
     constexpr_bodies = {i for fn in facts.functions if fn.loc.path == facts.path and 0 < fn.loc.line <= len(facts.lines)
                         and _CONSTEXPR_FUNCTION.search(_code(" ".join(facts.lines[fn.loc.line - 1:fn.loc.line + 1])))
                         for i in range(fn.loc.line, min(fn.loc.end_line, len(facts.lines)) + 1)}
+    continued = 0   # lines left of a constexpr initializer that did not end on its line
     for i, line in enumerate(facts.lines, 1):
         code = _code(line)
         if i in skipped or code.lstrip().startswith("#"):
             continue
         if i in constexpr_bodies:
             spans = [(0, len(code), "the body of a constexpr function")]
+        elif continued:
+            code = _STRING.sub('""', code)   # a static_assert's message is no use
+            end = code.find(";")
+            spans = [(0, len(code) if end < 0 else end, "a constant expression")]
+            continued = 0 if end >= 0 else continued - 1
         else:
             spans = [(m.start(1), m.end(1), "a constant expression") for m in _CONSTEXPR_INIT.finditer(code)]
+            if (m := _OPEN_CONSTANT.search(code)) and ";" not in code[m.end():]:
+                continued = 8   # `constexpr auto step =` / `static_assert(` going on below
         for start, end, what in spans:
             for u in use.finditer(code, start, end):
                 yield Match(Loc(facts.path, i, u.start() + 1, i, u.end() + 1),

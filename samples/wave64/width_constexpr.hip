@@ -26,3 +26,18 @@ __device__ int lanes_of(int warps) {
 // ok: W64-010
 static constexpr int kSkipped = warpSize;
 #endif
+
+// A constexpr initializer or static_assert that goes on below its line is constant to its `;` (MIOpen's static CK
+// reductions); a static_assert's message is text.
+template <int BLOCK>
+struct Tiles {
+  __device__ static int per_block() {
+    constexpr bool padded =
+        // expect: W64-010
+        (BLOCK % warpSize) > 0;
+    static_assert(BLOCK % 64 == 0,
+                  // ok: W64-010
+                  "BLOCK must be a multiple of warpSize");
+    return padded ? 1 : 0;
+  }
+};
