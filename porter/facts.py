@@ -186,6 +186,7 @@ class Diagnostic:
     severity: str                             # note | warning | error | fatal
     message: str
     loc: Loc
+    notes: tuple[tuple[str, int], ...] = ()   # clang's notes to it: (message, line in this file, 0 elsewhere)
 
 
 @dataclass(frozen=True, slots=True)

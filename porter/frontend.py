@@ -1898,7 +1898,18 @@ class _Extractor:
             if outside is None:
                 outside = self._outside_include()
             message = d.spelling if not outside else self._withheld(d.spelling, outside)
-            out.append(Diagnostic(names.get(severity, "warning"), message, loc))
+            notes = () if outside or not in_main or severity < ci.Diagnostic.Error else self._notes(d, main)
+            out.append(Diagnostic(names.get(severity, "warning"), message, loc, notes))
+        return tuple(out)
+
+    @staticmethod
+    def _notes(d: ci.Diagnostic, main: str) -> tuple[tuple[str, int], ...]:
+        """An error's notes, with their lines in the main file (0 elsewhere): why a constant expression is none
+        (`initializer of 'warpSize' is unknown`, `in call to 'warp_size()'` at the use)."""
+        out = []
+        for note in d.children:
+            where = note.location
+            out.append((note.spelling, where.line if where.file is not None and where.file.name == main else 0))
         return tuple(out)
 
     def _withheld(self, message: str, outside: str) -> str:

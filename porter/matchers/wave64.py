@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 from weakref import WeakKeyDictionary
 
-from porter.facts import FileFacts, Launch, Loc, MacroUse, Node, Param, from_byte_text, undeclared_identifier
+from porter.facts import Diagnostic, FileFacts, Launch, Loc, MacroUse, Node, Param, from_byte_text, undeclared_identifier
 from porter.findings import Edit, Match
 from porter.fact_queries import (BIT_OPS_32, LANE32, LANEW, MASK_PRODUCERS, SHUFFLES, SYNC_WITH_MASK, TID, TORCH_WAVE, W,
                        W_HALF, W_MINUS_1, WARP32, WARPW, WAVE_WIDE, FileView, FunctionView, call_args,
@@ -2669,7 +2669,7 @@ def warpsize_constant(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Matc
         if not _NOT_CONSTANT.search(d.message) or not 0 < d.loc.line <= len(facts.lines):
             continue
         code = _code(facts.lines[d.loc.line - 1])
-        spots = [m for m in re.finditer(rf"\b(?:{names})\b", code)]
+        spots = [m for m in re.finditer(rf"\b(?:{_width_call_in_notes(d) or names})\b", code)]
         if not spots:
             continue
         spot = min(spots, key=lambda m: abs(m.start() + 1 - d.loc.col))
@@ -2702,6 +2702,19 @@ def warpsize_constant(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Matc
             yield Match(m.loc, {"use": f"'{m.name}' is defined here as '{m.body.strip()}' and used where a "
                                        f"constant is required", "wave": str(target.wave_size)})
     yield from _width_macro_with_constant_twin(facts, target, (via_macro | rocm) - used)
+
+
+_NOTE_CALL = re.compile(r"in call to '(?:[\w:]*::)?(\w+)(?:<[^']*>)?\(")
+
+
+def _width_call_in_notes(d: Diagnostic) -> str:
+    """The function called on the diagnostic's line through which, clang's notes say, the constant reads
+    warpSize (`initializer of 'warpSize' is unknown` ... `in call to 'warp_size()'`): a use the file's own text
+    cannot show, its definition in a declaration libclang dropped (QUDA's `using array_type =
+    PowerOfTwoArray<device::warp_size(), ...>`). '' when the notes name no such call."""
+    if not any("'warpSize'" in text for text, _ in d.notes):
+        return ""
+    return next((m.group(1) for text, line in d.notes if line == d.loc.line and (m := _NOTE_CALL.match(text))), "")
 
 
 def _constant_width_calls(facts: FileFacts) -> Callable[[str], bool]:

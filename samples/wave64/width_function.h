@@ -12,6 +12,12 @@ constexpr int warp_size() { return warpSize; }
 // built on it
 // expect: W64-010
 template <int y = 1> constexpr int max_block() { return warp_size() > 1024 / y ? warp_size() : 1024 / y; }
+// more than one statement: what a call gives is left to clang, whose notes name the read of warpSize
+constexpr int lanes_twice() {
+  // expect: W64-010, W64-011
+  int w = warpSize;
+  return 2 * w;
+}
 }  // namespace dev
 
 namespace rocprim {

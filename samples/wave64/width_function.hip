@@ -11,7 +11,9 @@ __global__ void lanes_kernel(float* x) {
   constexpr int wave = dev::warp_size();
   // ok: W64-010
   constexpr unsigned int padding = ::rocprim::device_warp_size();
-  x[1] += wave + padding;
+  // expect: W64-010
+  constexpr int twice = dev::lanes_twice();
+  x[1] += wave + padding + twice;
 }
 
 void launch_lanes(float* x, int n) {
