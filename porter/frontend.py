@@ -1686,6 +1686,9 @@ class _Extractor:
             return None
         handle, line, _ = _expansion_line_col(defn)
         where = f"{self._file_basename(handle)}:{line}"
+        extent = defn.extent
+        if any(extent.start.line <= n <= extent.end.line for n in self._skipped_lines(extent.start.file)):
+            return None   # a body with a branch this parse skipped (`#ifdef __HIP_DEVICE_COMPILE__`) differs by pass
         for n in itertools.islice(_preorder(expr[0]), 200):
             kind = _kind(n)
             if kind == "DECL_REF_EXPR" and _spelling(n) == "warpSize" and _is_builtin_width(n):

@@ -24,3 +24,16 @@ namespace rocprim {
 // a number in the device pass: a constant wherever it is called
 __device__ constexpr unsigned int device_warp_size() { return LIB_WAVEFRONT_SIZE; }
 }  // namespace rocprim
+
+namespace pass {
+// the host pass compiles the other branch: its calls are left to the branch each pass takes
+__host__ __device__ constexpr int lanes() {
+#ifdef __HIP_DEVICE_COMPILE__
+  // expect: W64-010
+  // ok: W64-011
+  return warpSize;
+#else
+  return 64;
+#endif
+}
+}  // namespace pass

@@ -23,5 +23,7 @@ void launch_lanes(float* x, int n) {
   int grid = (n + dev::warp_size() - 1) / dev::warp_size();
   // ok: W64-011
   printf("%d lanes\n", dev::warp_size());
+  // ok: W64-011
+  block = pass::lanes() * 4;
   lanes_kernel<<<grid, block>>>(x);
 }
