@@ -1901,28 +1901,42 @@ class _Extractor:
             if outside is None:
                 outside = self._outside_include()
             message = d.spelling if not outside else self._withheld(d.spelling, outside)
-            notes = () if outside or not in_main or severity < ci.Diagnostic.Error else self._notes(d, main)
+            notes = self._notes(d, main, bool(outside)) if in_main and severity >= ci.Diagnostic.Error else ()
             out.append(Diagnostic(names.get(severity, "warning"), message, loc, notes))
         return tuple(out)
 
-    @staticmethod
-    def _notes(d: ci.Diagnostic, main: str) -> tuple[tuple[str, int], ...]:
+    def _notes(self, d: ci.Diagnostic, main: str, outside: bool) -> tuple[tuple[str, int], ...]:
         """An error's notes, with their lines in the main file (0 elsewhere): why a constant expression is none
-        (`initializer of 'warpSize' is unknown`, `in call to 'warp_size()'` at the use)."""
+        (`initializer of 'warpSize' is unknown`, `in call to 'warp_size()'` at the use). For a file that includes
+        text from outside the analyzed folders only what reveals none of it is kept: that a note names
+        warpSize, and a call without arguments whose name the file's line spells."""
         out = []
         for note in d.children:
-            where = note.location
-            out.append((note.spelling, where.line if where.file is not None and where.file.name == main else 0))
+            where, text = note.location, note.spelling
+            line = where.line if where.file is not None and where.file.name == main else 0
+            if outside:
+                call = _NOTE_CALL.fullmatch(text)
+                if "'warpSize'" in text:
+                    text = "'warpSize'"
+                elif not (call and 0 < line <= len(self.lines) and
+                          re.search(rf"\b{call.group(1)}\b", self.lines[line - 1])):
+                    continue
+            out.append((text, line))
         return tuple(out)
 
     def _withheld(self, message: str, outside: str) -> str:
         """What is kept of a diagnostic of a file that includes text from outside the analyzed folders: an
         undeclared name the analyzed file spells itself (C10_WARP_SIZE from a header not on -I, which rules read
         as evidence) reveals nothing from outside, so `use of undeclared identifier 'X'` stays, without clang's
-        suggestion (a name that may come from the outside text); anything else is withheld."""
+        suggestion (a name that may come from the outside text); so does clang's fixed report that a constant
+        expression is none (`constexpr variable 'x' must be initialized by a constant expression`, with a name
+        the file spells); anything else is withheld."""
         name = undeclared_identifier(Diagnostic("error", message, NO_LOC))
         if name and name in self._own_words:
             return f"use of undeclared identifier '{name}'"
+        fixed = _NOT_CONSTANT_REPORT.fullmatch(message)
+        if fixed and (fixed.group(1) is None or fixed.group(1) in self._own_words):
+            return message
         return f"(message withheld: the file includes {outside}, outside the analyzed folders)"
 
     @cached_property
@@ -2187,6 +2201,12 @@ def _tok(c: ci.Cursor) -> str:
 
 
 MAX_KERNEL_INSTANCES = 8   # per kernel template and file; not a hardware number
+# clang's reports that an expression needed as a constant is none, which quote at most a variable's name.
+_NOT_CONSTANT_REPORT = re.compile(r"constexpr variable '(\w+)' must be initialized by a constant expression|"
+                                  r"non-type template argument is not a constant expression|"
+                                  r"static assertion expression is not an integral constant expression")
+# clang's note at a call inside a constant evaluation, of a function without arguments.
+_NOTE_CALL = re.compile(r"in call to '(?:\w+::)*(\w+)\(\)'")
 # `name()` or `name<...>()`: a call without arguments, its name the first group.
 _ZERO_ARGUMENT_CALL = re.compile(r"\b([A-Za-z_]\w*)\s*(?:<[^;(){}<>]*>)?\s*\(\s*\)")
 _CALLEE_REFS = frozenset({"DECL_REF_EXPR", "MEMBER_REF_EXPR", "CALL_EXPR"})
