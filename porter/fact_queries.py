@@ -405,9 +405,10 @@ def call_args(call: Node) -> tuple[Node, ...]:
 
 
 # The device's wavefront width as host code asks for it at run time: at::cuda::warp_size(), a device-properties
-# field (hipDeviceProp_t::warpSize, ggml's devices[id].warp_size), or hipDeviceGetAttribute(&w, ...WarpSize, dev).
+# field (hipDeviceProp_t::warpSize, ggml's devices[id].warp_size, a library handle's copy of it such as rocSPARSE's
+# handle->wavefront_size), or hipDeviceGetAttribute(&w, ...WarpSize, dev).
 _WAVE_CALLS = frozenset({"warp_size"})
-_WAVE_FIELDS = frozenset({"warpSize", "warp_size"})
+_WAVE_FIELDS = frozenset({"warpSize", "warp_size", "wavefront_size"})
 _WAVE_ATTRIBUTES = frozenset({"hipDeviceAttributeWarpSize", "cudaDevAttrWarpSize"})
 
 

@@ -1748,6 +1748,10 @@ class _Extractor:
             target = _function_target(init) if init is not None else None
             if target is not None:
                 ref, name = target, _spelling(target)
+        elif ref is None and callee is not None and (target := _function_target(callee)) is not None:
+            # a parenthesized kernel (`hipLaunchKernelGGL((k<256, 64>), ...)`, the form launch macros need
+            # for a template argument list's commas): the call names no callee of its own
+            ref, name = target, _spelling(target)
         targs: tuple[str, ...] = ()
         if callee is not None:
             lits = [self.convert(ch) for ch in _preorder(callee) if _kind(ch) in ("INTEGER_LITERAL", "TYPE_REF")]

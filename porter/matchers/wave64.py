@@ -49,7 +49,8 @@ def _narrow_wave_only(fv: FileView) -> frozenset[int]:
         launches: dict[str, list[Launch]] = {}
         for launch in fv.facts.launches:
             launches.setdefault(launch.kernel_usr, []).append(launch)
-        placed = {(n.loc.line, n.loc.col): (v, n) for v in fv.views if v.fn.kind in ("host", "host_device")
+        # by caller too: a host template's pattern and its instantiations hold the same launch at one place
+        placed = {(v.fn.usr, n.loc.line, n.loc.col): (v, n) for v in fv.views if v.fn.kind in ("host", "host_device")
                   for n in v.nodes() if n.kind == "launch"}
         narrow = {usr for usr, found in launches.items() if all(_untaken_at_wave(placed, la, 64) for la in found)}
         reach = [(k.fn.usr in narrow, {id(k)} | {id(c) for c in fv.callees(k)}) for k in fv.views
@@ -64,11 +65,11 @@ def _narrow_wave_only(fv: FileView) -> frozenset[int]:
     return _NARROW_ONLY[fv]
 
 
-def _untaken_at_wave(placed: dict[tuple[int, int], tuple[FunctionView, Node]], launch: Launch, wave: int) -> bool:
-    """The launch (found among the host functions' launch nodes by its place) sits in a branch of an `if` whose
-    test asks the device's wavefront width and, with that width `wave`, goes the other way."""
-    host, node = placed.get((launch.loc.line, launch.loc.col), (None, None))
-    if host is None or node is None or host.fn.usr != launch.caller:
+def _untaken_at_wave(placed: dict[tuple[str, int, int], tuple[FunctionView, Node]], launch: Launch, wave: int) -> bool:
+    """The launch (found among the host functions' launch nodes by its caller and place) sits in a branch of an
+    `if` whose test asks the device's wavefront width and, with that width `wave`, goes the other way."""
+    host, node = placed.get((launch.caller, launch.loc.line, launch.loc.col), (None, None))
+    if host is None or node is None:
         return False
     filled = device_wave_vars(host)
     for then, test in _enclosing_ifs(host, node):

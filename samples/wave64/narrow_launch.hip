@@ -44,3 +44,63 @@ void rank_keys(const int* keys, int* ranks, int blocks) {
     ranks64<<<blocks, 256>>>(keys, ranks);
   ranks_any<<<blocks, 256>>>(keys, ranks);
 }
+
+// A kernel templated on its wavefront width, launched through a library's launch macro (the kernel in
+// parentheses, for the commas of its template arguments) from a host template that picks the instance from a
+// handle's copy of the device's wavefront width: gfx942 runs only the 64-lane instance.
+#define LAUNCH_OR_RETURN(kernel, grid, block, shm, stream, ...)                                        \
+  do {                                                                                               \
+    hipLaunchKernelGGL(kernel, grid, block, shm, stream, __VA_ARGS__);                               \
+    if (hipGetLastError() != hipSuccess) return 1;                                                   \
+  } while (0)
+
+struct library_handle {
+  int wavefront_size;   // hipDeviceProp_t::warpSize of the handle's device
+  hipStream_t stream;
+};
+
+template <unsigned BLOCKSIZE, unsigned WFSIZE>
+__global__ void row_counts(int m, const int* flags, int* out) {
+  // ok: W64-002
+  const int lid = threadIdx.x & (WFSIZE - 1);
+  // ok: W64-002
+  const int row = blockIdx.x * (BLOCKSIZE / WFSIZE) + threadIdx.x / WFSIZE;
+  if (row >= m) return;
+  const unsigned long long mask = __ballot(flags[row * WFSIZE + lid] != 0);
+  if (lid == 0) out[row] = __popcll(mask);
+}
+
+template <typename T>
+int count_rows(library_handle* handle, int m, const int* flags, int* out) {
+  if (handle->wavefront_size == 32) {
+    LAUNCH_OR_RETURN((row_counts<256, 32>), dim3((m - 1) / (256 / 32) + 1), dim3(256), 0, handle->stream, m,
+                     flags, out);
+  } else {
+    LAUNCH_OR_RETURN((row_counts<256, 64>), dim3((m - 1) / (256 / 64) + 1), dim3(256), 0, handle->stream, m,
+                     flags, out);
+  }
+  return 0;
+}
+
+template int count_rows<float>(library_handle*, int, const int*, int*);
+
+// Bug: the same kernel's 32-lane instance launched whatever the device.
+template <unsigned BLOCKSIZE, unsigned WFSIZE>
+__global__ void row_counts_any(int m, const int* flags, int* out) {
+  // expect: W64-002
+  const int lid = threadIdx.x & (WFSIZE - 1);
+  // expect: W64-002
+  const int row = blockIdx.x * (BLOCKSIZE / WFSIZE) + threadIdx.x / WFSIZE;
+  if (row >= m) return;
+  const unsigned long long mask = __ballot(flags[row * WFSIZE + lid] != 0);
+  if (lid == 0) out[row] = __popcll(mask);
+}
+
+template <typename T>
+int count_rows_any(library_handle* handle, int m, const int* flags, int* out) {
+  LAUNCH_OR_RETURN((row_counts_any<256, 32>), dim3((m - 1) / (256 / 32) + 1), dim3(256), 0, handle->stream, m,
+                   flags, out);
+  return 0;
+}
+
+template int count_rows_any<float>(library_handle*, int, const int*, int*);
