@@ -31,9 +31,40 @@ from porter.targets import Target
 
 
 def _device_views(fv: FileView) -> Iterator[FunctionView]:
-    """The file's device functions, less those that only kernels launched for narrower wavefronts run."""
-    idle = _narrow_wave_only(fv)
+    """The file's device functions, less those that only kernels launched for narrower wavefronts run and the
+    narrow instances of templates whose lane-group width is a template parameter set to the wavefront's width too."""
+    idle = _narrow_wave_only(fv) | _judged_at_wave_width(fv)
     return (v for v in fv.views if v.fn.kind != "host" and id(v) not in idle)
+
+
+_GROUP_IDS = ("%", "&", "/", ">>")
+_WIDTH_JUDGED: WeakKeyDictionary[FileView, frozenset[int]] = WeakKeyDictionary()
+
+
+def _judged_at_wave_width(fv: FileView) -> frozenset[int]:
+    """Template instances (ids of their views) whose 32-lane ids (`tid & (WFSIZE - 1)`, `tid / WFSIZE`) are, at the
+    same places, the wavefront's lane and wavefront ids in another instance of the same template (WFSIZE = 64):
+    the group width is a parameter the host fills, with the device's width (rocSPARSE's
+    `handle->wavefront_size == 32 ? k<256, 32> : k<256, 64>`) or with a sub-group width of its choice, and code
+    written for every width up to the wavefront is judged by its instance at the wavefront's width, where what
+    it assumes about the wavefront shows. The narrow instances repeat that code for groups that are not
+    warps: a 32-wide one is no 32-lane warp assumption (the file's plain `tid % 32` code is still judged)."""
+    if fv not in _WIDTH_JUDGED:
+        instances: dict[str, list[FunctionView]] = {}
+        for v in fv.views:
+            if v.fn.kind != "host" and v.fn.template_args and "<" in v.fn.usr:
+                instances.setdefault(v.fn.usr.split("<", 1)[0], []).append(v)
+        judged: set[int] = set()
+        for views in (vs for vs in instances.values() if len(vs) > 1):
+            ids = {id(v): {(n.loc.line, n.loc.col): v.lane_class(n) for n in v.nodes()
+                           if n.kind == "binop" and n.op in _GROUP_IDS} for v in views}
+            for v in views:
+                narrow = [at for at, c in ids[id(v)].items() if c in (LANE32, WARP32)]
+                if narrow and any(all(ids[id(o)].get(at) in (LANEW, WARPW) for at in narrow)
+                                  for o in views if o is not v):
+                    judged.add(id(v))
+        _WIDTH_JUDGED[fv] = frozenset(judged)
+    return _WIDTH_JUDGED[fv]
 
 
 _NARROW_ONLY: WeakKeyDictionary[FileView, frozenset[int]] = WeakKeyDictionary()
@@ -1403,8 +1434,29 @@ def mask_bitop_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
             if not (is_64bit(facts, inner.type) or _mask_valued(view, inner)):
                 continue
             wide = BIT_OPS_32[call.op]
+            if _narrow_width_branch(view, call, wide):
+                continue
             yield Match(call.loc, {"call": call.op, "wide": wide, "arg": _spell(facts, inner),
                                    "wave": str(target.wave_size)}, edits=_replace(facts, call, call.op, wide))
+
+
+def _narrow_width_branch(view: FunctionView, call: Node, wide: str) -> bool:
+    """The call sits in the branch that a width template parameter's test picks for 32 lanes, and the other
+    branch does the same with the 64-bit form (rocSPARSE's `if (WFSIZE == 32) __popc(...) else __popcll(...)`):
+    the parameter is the device's wavefront width, the 32-bit form is the code of wave32 instances."""
+    params = set(view.fn.template_params)
+    for then, test in _enclosing_ifs(view, call):
+        cond = strip(test.children[0])
+        if cond.kind != "binop" or cond.op not in ("==", "!=") or len(cond.children) != 2 or len(test.children) < 3:
+            continue
+        names = {strip(k).op for k in cond.children if strip(k).kind == "ref"}
+        if not names & params or 32 not in (view.const(k) for k in cond.children):
+            continue
+        other = test.children[2 if then else 1]
+        if then == (cond.op == "==") and other is not None and \
+                any(n.kind == "call" and n.op == wide for n in other.walk()):
+            return True
+    return False
 
 
 # --------------------------------------------------------------------------------------------------- W64-006

@@ -104,3 +104,65 @@ int count_rows_any(library_handle* handle, int m, const int* flags, int* out) {
 }
 
 template int count_rows_any<float>(library_handle*, int, const int*, int*);
+
+// Correct on gfx942: a sub-group width the host picks per row length (8, 32 or the whole 64-lane wavefront);
+// the ballot compaction works on the wavefront through warpSize whatever the sub-group. The 32-wide instance's
+// ids are the 64-wide instance's lane and wavefront ids: the code is judged at the wavefront's width.
+template <unsigned BLOCKSIZE, unsigned SUB>
+__device__ void compact_rows_device(int nk, const int* table, int* out) {
+  // ok: W64-002
+  const int lid = threadIdx.x & (SUB - 1);
+  // ok: W64-002
+  const int wid = threadIdx.x / SUB;
+  for (int j = wid; j < nk; j += BLOCKSIZE / SUB) out[j * SUB + lid] = table[j];
+  const unsigned long long mask = __ballot(table[threadIdx.x] < nk);
+  if (threadIdx.x % warpSize == 0) out[nk + threadIdx.x / warpSize] = __popcll(mask);
+}
+
+template <unsigned BLOCKSIZE, unsigned SUB>
+__global__ void compact_rows(int nk, const int* table, int* out) {
+  compact_rows_device<BLOCKSIZE, SUB>(nk, table, out);
+}
+
+// Bug: the same template, but its lane ids are 32-lane ids in every instance.
+template <unsigned BLOCKSIZE, unsigned SUB>
+__global__ void compact_rows_32(int nk, const int* table, int* out) {
+  // expect: W64-002
+  const int lid = threadIdx.x % 32;
+  // expect: W64-002
+  for (int j = threadIdx.x / SUB; j < nk; j += BLOCKSIZE / SUB) out[j * SUB + lid] = table[j];
+  const unsigned long long mask = __ballot(table[threadIdx.x] < nk);
+  if (lid == 0) out[nk] = __popcll(mask);
+}
+
+void compact(int nk, const int* table, int* out) {
+  compact_rows<256, 8><<<1, 256>>>(nk, table, out);
+  compact_rows<256, 32><<<1, 256>>>(nk, table, out);
+  compact_rows<1024, 64><<<1, 1024>>>(nk, table, out);
+  compact_rows_32<256, 32><<<1, 256>>>(nk, table, out);
+  compact_rows_32<1024, 64><<<1, 1024>>>(nk, table, out);
+}
+
+// Correct on gfx942: the template's width parameter is the device's wavefront width, and the code has a branch
+// for each (the 32-bit mask operations only where the parameter is 32).
+template <unsigned WFSIZE>
+__device__ int fill_position(bool has, int lid) {
+  const unsigned long long mask = __ballot(has);
+  if (WFSIZE == 32) {
+    // ok: W64-005
+    return __popc(mask & (0xffffffff >> (WFSIZE - 1 - lid)));
+  } else {
+    return __popcll(mask & (0xffffffffffffffff >> (WFSIZE - 1 - lid)));
+  }
+}
+
+// Bug: a 32-wide branch with no 64-lane counterpart.
+template <unsigned WFSIZE>
+__device__ int fill_position_32(bool has, int lid) {
+  const unsigned long long mask = __ballot(has);
+  if (WFSIZE == 32) {
+    // expect: W64-005
+    return __popc(mask & (0xffffffff >> (WFSIZE - 1 - lid)));
+  }
+  return lid;
+}
