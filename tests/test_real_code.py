@@ -509,3 +509,19 @@ def test_token_reading_leaves_out_branches_the_preprocessor_skipped(tmp_path: Pa
     path = _write(tmp_path, "branch.cu", INACTIVE_BRANCH)
     result = analyze_one(Request(path=str(path), config=ParseConfig(defines=defines), target="gfx942"))
     assert any(f.rule_id == "W64-003" and f.line == 6 for f in result.findings) is reported
+
+
+PARENTHESIZED_LAUNCH = """#include <hip/hip_runtime.h>
+#define LAUNCH(kernel, grid, block, shm, stream, ...) hipLaunchKernelGGL(kernel, grid, block, shm, stream, __VA_ARGS__)
+template <unsigned B, unsigned W> __global__ void k(int* out) { out[threadIdx.x / W] = B; }
+template <typename T> void run(int* out) { LAUNCH((k<256, 64>), dim3(1), dim3(256), 0, 0, out); }
+template void run<float>(int*);
+"""
+
+
+def test_a_parenthesized_kernel_in_a_launch_macro_is_a_launch_of_it_in_each_calling_function(tmp_path: Path) -> None:
+    # rocSPARSE's RETURN_IF_HIPLAUNCHKERNELGGL_ERROR((k<256, 64>), ...): the parentheses keep the template
+    # argument list's commas out of the macro's arguments, and hide the callee from the call
+    facts = analyze_file(_write(tmp_path, "launch.hip", PARENTHESIZED_LAUNCH), ParseConfig())
+    assert [(ln.kernel, ln.kernel_usr.partition("<")[2]) for ln in facts.launches] == [("k", "256,64>")] * 2
+    assert len({ln.caller for ln in facts.launches}) == 2     # the host template's pattern and its instance
