@@ -856,8 +856,11 @@ def _shifted_to_group(view: FunctionView, node: Node) -> bool:
 def lane_arith_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
     facts, target = ctx.facts, ctx.target
     fv = ctx.view
+    patterns = _instantiated_patterns(fv)
     for view in _device_views(fv):
         yield from _wave_rounded_per_32(facts, view, target)
+        if view.fn.is_template and not view.fn.template_args and id(view) not in patterns:
+            yield from _last_lane_of_32(facts, view, target)
         group_nodes = [n for n in view.nodes() if n.kind == "binop" and n.op in ("%", "&", "/", ">>")
                        and view.lane_class(n) in (LANE32, WARP32)]
         if not group_nodes:
@@ -892,6 +895,11 @@ def lane_arith_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
             reason = f"the same code also numbers lanes by the wavefront " \
                      f"({_lane_expr_text(facts, mixed, {LANEW, WARPW})})"
             confidence = "medium"
+        elif view.fn.is_template and not view.fn.template_args and id(view) not in patterns \
+                and (widths := _width_param_lanes(view)):
+            reason = f"the same code numbers its warps' lanes by the template's " \
+                     f"{'/'.join(sorted(set(widths.values())))}, {target.wave_size} lanes at the wavefront's width"
+            confidence = "medium"
         elif (tree := _wave_shuffle_loop([view, *fv.callees(view)])) is not None:
             start = _spell(facts, _init_value(tree.children[0]))
             reason = f"the shuffle loop at line {tree.loc.line} starts at {start} and combines all " \
@@ -910,6 +918,45 @@ def lane_arith_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
 
 
 NUMBERS_32 = "numbers threads in 32-lane warps"
+_COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
+
+
+def _width_param_lanes(view: FunctionView) -> dict[str, str]:
+    """Lane ids made from a warp-width template parameter, `lane = tid & (WARP_SIZE - 1)` or `tid % WARP_SIZE`:
+    {variable id: the parameter's name}."""
+    params = {p for p in view.fn.template_params if _WARPISH.search(p)}
+    out: dict[str, str] = {}
+    for decl in (n for n in view.nodes() if n.kind == "decl" and n.children and n.ref):
+        init = strip(decl.children[0])
+        if init.kind != "binop" or init.op not in ("&", "%") or len(init.children) != 2 \
+                or view.lane_class(init.children[0]) != TID:
+            continue
+        width = strip(init.children[1])
+        if init.op == "&" and width.kind == "binop" and width.op == "-" and len(width.children) == 2 \
+                and view.const(width.children[1]) == 1:
+            width = strip(width.children[0])
+        elif init.op == "&":
+            continue
+        if width.kind == "ref" and width.op in params:
+            out[decl.ref] = width.op
+    return out
+
+
+def _last_lane_of_32(facts: FileFacts, view: FunctionView, target: Target) -> Iterator[Match]:
+    """A lane id that a warp-width template parameter numbers, compared with 31, the last lane of a 32-lane warp
+    (CUSP's COO kernel as rocALUTION ran it with WARP_SIZE 64: `thread_lane == 31` seeds and writes the carry):
+    with the parameter at the wavefront's width lanes 32-63 are past the lane the code takes for the warp's end.
+    Only in a pattern the file does not instantiate: an instance shows its width."""
+    lanes = _width_param_lanes(view)
+    for node in (n for n in view.nodes() if lanes and n.kind == "binop" and n.op in _COMPARISONS
+                 and len(n.children) == 2):
+        a, b = (strip(k) for k in node.children)
+        lane, other = (a, b) if a.kind == "ref" and a.ref in lanes else (b, a)
+        if lane.kind == "ref" and lane.ref in lanes and other.kind == "int" and other.value == 31 and not other.macro:
+            yield Match(node.loc, {"expr": _spell(facts, node), "what": "takes lane 31 for the warp's last lane",
+                                   "reason": f"'{lane.op}' numbers the {lanes[lane.ref]} lanes of a warp, "
+                                             f"{target.wave_size} where {lanes[lane.ref]} is the wavefront's width",
+                                   "wave": str(target.wave_size)}, confidence="medium")
 
 
 def _groups_per_wave(view: FunctionView) -> Node | None:
