@@ -952,7 +952,8 @@ def _last_lane_of_32(facts: FileFacts, view: FunctionView, target: Target) -> It
                  and len(n.children) == 2):
         a, b = (strip(k) for k in node.children)
         lane, other = (a, b) if a.kind == "ref" and a.ref in lanes else (b, a)
-        if lane.kind == "ref" and lane.ref in lanes and other.kind == "int" and other.value == 31 and not other.macro:
+        if lane.kind == "ref" and lane.ref in lanes and other.kind == "int" and other.value == NARROW_WARP - 1 \
+                and not other.macro:
             yield Match(node.loc, {"expr": _spell(facts, node), "what": "takes lane 31 for the warp's last lane",
                                    "reason": f"'{lane.op}' numbers the {lanes[lane.ref]} lanes of a warp, "
                                              f"{target.wave_size} where {lanes[lane.ref]} is the wavefront's width",
