@@ -489,6 +489,8 @@ class _Loop:
     iters: tuple[int, ...]           # sampled iteration indices
     value: Expr                      # the variable as an expression of the iteration symbol
     carried: dict[str, Expr] = field(default_factory=dict)  # other variables stepped once per iteration
+    # carried variables stepped before the end of the body: (where the step ends, the value reads after it see)
+    stepped: dict[str, tuple[tuple[int, int], Expr]] = field(default_factory=dict)
     decoupled: frozenset[str] = frozenset()  # enclosing loops' symbols its values are no longer paired with
 
 
@@ -1281,7 +1283,9 @@ class AccessWalker:
             return loop.value
         for lp in self._enclosing_loops(node):
             if ref in lp.carried:
-                return lp.carried[ref]
+                after = lp.stepped.get(ref)
+                return after[1] if after is not None and (node.loc.line, node.loc.col) >= after[0] else \
+                    lp.carried[ref]
         defs = self.view.defs.get(ref, [])
         if (ref in self.mutations or len(defs) > 1) and self._uniform(ref, defs):
             self.changing[f"u:{node.op}"] = ref
@@ -1295,9 +1299,12 @@ class AccessWalker:
             return self.expr(defs[0], depth + 1)
         if len(defs) > 1:
             reaching = self._reaching_definition(node, defs)
-            if reaching is None:
+            if reaching is not None:
+                return self.expr(reaching, depth + 1)
+            clamped = self._clamped(node, defs, depth)
+            if clamped is None:
                 raise Undetermined(f"'{node.op}' is assigned in several places", node)
-            return self.expr(reaching, depth + 1)
+            return clamped
         c = self.view.facts_global_const(ref)
         if isinstance(c, int):
             return c
@@ -1316,12 +1323,36 @@ class AccessWalker:
             return value
         raise Undetermined(f"the value of '{node.op}'", node)
 
-    def _reaching_definition(self, use: Node, defs: list[Node]) -> Node | None:
+    def _clamped(self, use: Node, defs: list[Node], depth: int) -> Expr | None:
+        """A read after a guarded override that tests the variable itself, `if (right >= n) right = n - 1;` (an
+        index clamped to the array's end, as cyclic reduction does): `cond ? value : before`, with the condition
+        and `before` read at the `if` (its reaching definition there). None for other shapes."""
+        d = self.view.definition_at(use.ref, use)
+        assign = self.view.parent(d) if d is not None else None
+        guard, child = None, assign
+        for anc in self.view.ancestors(assign) if assign is not None and assign.kind == "binop" and \
+                assign.op == "=" else ():
+            if anc.kind == "block" and len(anc.children) == 1:
+                child = anc
+                continue
+            if anc.kind == "if" and len(anc.children) == 2 and anc.children[1] is child:
+                guard = anc
+            break
+        if guard is None or (guard.loc.line, guard.loc.col) > (use.loc.line, use.loc.col):
+            return None
+        reads = [n for n in guard.children[0].walk() if n.kind == "ref" and n.ref == use.ref]
+        if not reads or self._reaching_definition(use, [x for x in defs if x is not d], guard) is None:
+            return None
+        return ("?:", self.expr(guard.children[0], depth + 1), self.expr(d, depth + 1), self._ref(reads[0], depth + 1))
+
+    def _reaching_definition(self, use: Node, defs: list[Node], d: Node | None = None) -> Node | None:
         """The one assignment of a variable assigned in several places that every path to `use` last passes
         through (`ai = ...` of a scan's up-sweep, then another `ai = ...` in its down-sweep): the last one before
         the use when it stands unconditionally in a block that encloses the use, and no later one can come
-        round to the use through a loop that does not also repeat it. None when that is not so."""
-        d = self.view.definition_at(use.ref, use)
+        round to the use through a loop that does not also repeat it. None when that is not so. Given `d` (a
+        statement, see _clamped), whether that statement is so."""
+        statement = d is not None
+        d = d if statement else self.view.definition_at(use.ref, use)
         if d is None or (d.loc.end_line or d.loc.line, d.loc.end_col or d.loc.col) > (use.loc.line, use.loc.col):
             return None
         around_use = {id(a): a for a in self.view.ancestors(use)}
@@ -1334,13 +1365,13 @@ class AccessWalker:
                     (anc.kind == "binop" and anc.op in ("&&", "||")):
                 return None  # the assignment is conditional, or repeated, where the use is not
             stmt = anc
-        if block is None or block.kind != "block" or stmt is d:
+        if block is None or block.kind != "block" or (stmt is d and not statement):
             return None
         around_d = {id(a) for a in self.view.ancestors(d)}
         loops = [a for a in around_use.values() if a.kind in ("for", "while", "do") and id(a) not in around_d]
         for other in defs:
-            if other is d:
-                continue
+            if other is d or self._within(use, other):
+                continue  # `m = (m < 0) ? 0 : m` reads the value from before it
             if (other.loc.line, other.loc.col) > (use.loc.line, use.loc.col):
                 around_other = {id(a) for a in self.view.ancestors(other)}
                 if any(id(lp) in around_other for lp in loops):
@@ -1406,7 +1437,8 @@ class AccessWalker:
         out = []
         child = node
         for anc in self.view.ancestors(node):
-            if anc.kind == "for" and len(anc.children) == 4 and anc.children[3] is child:
+            if (anc.kind == "for" and len(anc.children) == 4 or anc.kind == "while" and len(anc.children) == 2) \
+                    and anc.children[-1] is child:
                 lp = self._loop(anc)
                 if lp is not None:
                     out.append(lp)
@@ -1431,7 +1463,7 @@ class AccessWalker:
             return self._loops[key]
         self._loops[key] = None
         try:
-            self._loops[key] = self._build_loop(loop)
+            self._loops[key] = self._build_while(loop) if loop.kind == "while" else self._build_loop(loop)
         except Undetermined as exc:
             self._loop_error[key] = f"loop at line {loop.loc.line}: {exc.reason}"
         return self._loops[key]
@@ -1486,8 +1518,78 @@ class AccessWalker:
         else:
             raise Undetermined(f"'{name}' starts at a per-thread value and is not stepped by addition")
         lp = _Loop(node=loop, symbol=sym, var=var, name=name, iters=tuple(iters), value=value, decoupled=decoupled)
-        lp.carried = self._carried(loop, lp, values) if not outer else {}
+        if not outer:
+            lp.carried, lp.stepped = self._carried(loop, lp, len(values))
         return lp
+
+    def _build_while(self, loop: Node) -> _Loop:
+        """`v = 2; while (v <= N) { ...; v *= 2; }`: a loop counted by a variable the condition compares, set
+        before the loop and stepped once per iteration in its body (a cyclic reduction's stride). Its values are
+        simulated like a for loop's; the body's reads see them as a carried variable (see _carried)."""
+        cond, body = loop.children
+        for ref in dict.fromkeys(n.ref for n in cond.walk() if n.kind == "ref" and n.ref):
+            raw = _bound(cond, ref)
+            step = self._body_step(body, ref)
+            entry = self._entry_value(loop, ref) if raw is not None and step is not None else None
+            if entry is None:
+                continue
+            start_e, step_e, limit_e = self.expr(entry), self.expr(step.children[1]), self.expr(raw[1])
+            if any(x.startswith(("it", "tid.")) for e in (start_e, step_e, limit_e) for x in symbols(e)):
+                raise Undetermined("a while loop whose start, step or bound changes with a lane or an outer loop")
+            bound = None if any(x.startswith("u:") for x in symbols(limit_e)) else (raw[0], limit_e)
+            env0 = {**self.block_env, "tid.x": 0, "tid.y": 0, "tid.z": 0}
+            values = self._simulate(start_e, _COMPOUND[step.op], step_e, bound, env0)
+            depth = sum(1 for a in self.view.ancestors(loop) if a.kind in ("for", "while"))
+            sym = f"it{depth}@{loop.loc.line}" + (f"/{self.frame.depth}" if self.frame is not None else "")
+            name = strip(step.children[0]).op
+            iters = _pick(len(values))
+            lp = _Loop(node=loop, symbol=sym, var="", name=name, iters=tuple(iters),
+                       value=_chain(sym, [(i, values[i]) for i in iters]))
+            lp.carried, lp.stepped = self._carried(loop, lp, len(values))
+            return lp
+        raise Undetermined("no counted loop variable")
+
+    def _body_step(self, body: Node, ref: str) -> Node | None:
+        """The one compound assignment (`v *= 2`) that changes `ref` in a loop's body, when it is a statement of
+        the body itself (run once per iteration) and the body assigns `ref` nowhere else."""
+        stmts = body.children if body.kind == "block" else (body,)
+        inside = [m for m in self.mutations.get(ref, ()) if self._within(m, body)]
+        if len(inside) != 1 or not any(inside[0] is st for st in stmts) or inside[0].kind != "binop" or \
+                inside[0].op not in _COMPOUND or any(self._within(d, body) for d in self.view.defs.get(ref, ())):
+            return None
+        return inside[0]
+
+    def _within(self, node: Node, outer: Node) -> bool:
+        return any(a is outer for a in self.view.ancestors(node))
+
+    def _entry_value(self, loop: Node, ref: str) -> Node | None:
+        """The value `ref` has when `loop` starts: its one definition when that and a step in the loop are all it
+        has; else the definition that last precedes the loop when it stands unconditionally in a block around
+        the loop and nothing else that changes `ref` runs between them or comes round in a loop around both
+        (`stride = N / 2;` before a down-sweep after an up-sweep). None otherwise."""
+        defs = self.view.defs.get(ref, [])
+        muts = self.mutations.get(ref, [])
+        if len(defs) == 1 and len(muts) == 1:
+            return defs[0]
+        start = (loop.loc.line, loop.loc.col)
+        sites = [(n.loc.line, n.loc.col, n) for n in (*defs, *muts) if not self._within(n, loop)]
+        before = [x for x in sites if x[:2] < start]
+        if not before:
+            return None
+        last = max(before, key=lambda x: x[:2])[2]
+        if not any(last is d for d in defs):
+            return None
+        around_loop = {id(a) for a in self.view.ancestors(loop)}
+        for anc in self.view.ancestors(last):
+            if id(anc) in around_loop:
+                break
+            if anc.kind in ("if", "for", "while", "do", "switch", "case", "cond") or \
+                    (anc.kind == "binop" and anc.op in ("&&", "||")):
+                return None
+        loops = [a for a in self.view.ancestors(loop) if a.kind in ("for", "while", "do")]
+        if any(self._within(n, lp) for _, _, n in sites if n is not last for lp in loops):
+            return None
+        return last
 
     def _outer_envs(self, loop: Node, outer: set[str]) -> list[dict[str, int]]:
         """Each combination of the sampled iterations of the enclosing loops named in `outer` ([{}] for none)."""
@@ -1541,28 +1643,32 @@ class AccessWalker:
             v, n = _apply(op, v, step), n + 1
         return max(4, n)
 
-    def _carried(self, loop: Node, lp: _Loop, values: list[int]) -> dict[str, Expr]:
-        """Variables declared outside the loop and stepped once per iteration by a constant (offset *= 2)."""
+    def _carried(self, loop: Node, lp: _Loop, trips: int) -> tuple[dict[str, Expr], dict[str, tuple[tuple[int, int], Expr]]]:
+        """Variables other than the loop's own stepped once per iteration by a constant (offset *= 2), from the
+        value they enter the loop with (_entry_value): their value in each sampled iteration, and for a step
+        that ends before the body does (`stride <<= 1;` at its top) the values the reads after it see."""
         out: dict[str, Expr] = {}
-        body = loop.children[3]
-        stmts = body.children if body.kind == "block" else (body,)
-        for ref, muts in self.mutations.items():
-            if ref == lp.var or len(muts) != 1 or not any(m is s for s in stmts for m in muts):
+        after: dict[str, tuple[tuple[int, int], Expr]] = {}
+        body = loop.children[-1]
+        for ref in self.mutations:
+            if ref == lp.var:
                 continue
-            mut = muts[0]
-            defs = self.view.defs.get(ref, [])
-            if mut.kind != "binop" or len(defs) != 1 or mut.op not in _COMPOUND:
+            mut = self._body_step(body, ref)
+            entry = self._entry_value(loop, ref) if mut is not None else None
+            if entry is None:
                 continue
             try:
-                start = evaluate(self.expr(defs[0]), self.block_env)
+                start = evaluate(self.expr(entry), self.block_env)
                 step = evaluate(self.expr(mut.children[1]), self.block_env)
             except (Undetermined, EvalError):
                 continue
             seq = [start]
-            for _ in range(len(values)):
+            for _ in range(trips):
                 seq.append(_apply(_COMPOUND[mut.op], seq[-1], step))
             out[ref] = _chain(lp.symbol, [(i, seq[i]) for i in lp.iters])
-        return out
+            if mut.loc.end_line:
+                after[ref] = ((mut.loc.end_line, mut.loc.end_col), _chain(lp.symbol, [(i, seq[i + 1]) for i in lp.iters]))
+        return out, after
 
     # -- putting one access together
     def _finish(self, node: Node, decl: SharedDecl, op: str, width: int, offset: Expr,
