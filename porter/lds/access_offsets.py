@@ -46,6 +46,7 @@ _COMPOUND = {"+=": "+", "-=": "-", "*=": "*", "/=": "/", "%=": "%", "<<=": "<<",
 _BINOPS = {"+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>", "<", "<=", ">", ">=", "==", "!=", "&&", "||"}
 _DIM_SYMBOL = {"threadIdx": "tid", "blockDim": "bdim"}
 _BIT_INTRINSICS = {"__ffs": 32, "__ffsll": 64, "__popc": 32, "__popcll": 64, "__clz": 32, "__clzll": 64}  # operand bits
+_LOG2 = ("log2", "log2f", "__log2f")  # float logarithms an index casts to an integer level count
 _UNIFORM_DIMS = ("blockIdx", "gridDim")
 # Sizes of scalar member types, for `vec_array[i].x` (the compiler loads only the field).
 _SCALAR_BYTES = {"float": 4, "int": 4, "unsigned int": 4, "unsigned": 4, "uint32_t": 4, "int32_t": 4,
@@ -491,6 +492,7 @@ class _Loop:
     carried: dict[str, Expr] = field(default_factory=dict)  # other variables stepped once per iteration
     # carried variables stepped before the end of the body: (where the step ends, the value reads after it see)
     stepped: dict[str, tuple[tuple[int, int], Expr]] = field(default_factory=dict)
+    exits: dict[str, int] = field(default_factory=dict)  # carried values after the last iteration, when counted
     decoupled: frozenset[str] = frozenset()  # enclosing loops' symbols its values are no longer paired with
 
 
@@ -1192,6 +1194,8 @@ class AccessWalker:
                 return ("*", self.expr(args[0], depth + 1), self.expr(args[1], depth + 1))
             if node.op in _BIT_INTRINSICS and len(args) == 1:
                 return self._bit_count(node, self.expr(args[0], depth + 1))
+            if node.op in _LOG2 and len(args) == 1:
+                return self._log2(node, self.expr(args[0], depth + 1))
             if node.op in ("__lane_id",) and self.wave_size:
                 return ("%", ("+", ("+", "tid.x", ("*", "tid.y", "bdim.x")), ("*", ("*", "tid.z", "bdim.y"), "bdim.x")),
                         self.wave_size)
@@ -1212,6 +1216,17 @@ class AccessWalker:
         except EvalError:
             raise Undetermined(f"the result of '{call.op}()' of a value that is not the same in every lane",
                                call) from None
+
+    def _log2(self, call: Node, arg: Expr) -> int:
+        """log2 of a positive value the block fixes, as an integer index uses it (`(int)log2(BLOCKSIZE)`, a
+        tree's level count): the floor of the logarithm."""
+        try:
+            v = evaluate(arg, self.block_env)
+        except EvalError:
+            v = 0
+        if v <= 0:
+            raise Undetermined(f"the result of '{call.op}()' of a value that is not a known positive constant", call)
+        return v.bit_length() - 1
 
     def _getter(self, call: Node) -> "tuple[AccessWalker, Node] | None":
         """The one device function a call runs when its body only computes a value: local declarations, then one
@@ -1287,6 +1302,8 @@ class AccessWalker:
                 return after[1] if after is not None and (node.loc.line, node.loc.col) >= after[0] else \
                     lp.carried[ref]
         defs = self.view.defs.get(ref, [])
+        if ref in self.mutations and (settled := self._value_at(node, ref)) is not None:
+            return settled
         if (ref in self.mutations or len(defs) > 1) and self._uniform(ref, defs):
             self.changing[f"u:{node.op}"] = ref
             return f"u:{node.op}"  # e.g. a double-buffer index toggled by every thread alike
@@ -1519,7 +1536,8 @@ class AccessWalker:
             raise Undetermined(f"'{name}' starts at a per-thread value and is not stepped by addition")
         lp = _Loop(node=loop, symbol=sym, var=var, name=name, iters=tuple(iters), value=value, decoupled=decoupled)
         if not outer:
-            lp.carried, lp.stepped = self._carried(loop, lp, len(values))
+            exact = bound is not None and not any(x.startswith("u:") for x in symbols(bound[1]))
+            lp.carried, lp.stepped, lp.exits = self._carried(loop, lp, len(values), exact)
         return lp
 
     def _build_while(self, loop: Node) -> _Loop:
@@ -1530,10 +1548,10 @@ class AccessWalker:
         for ref in dict.fromkeys(n.ref for n in cond.walk() if n.kind == "ref" and n.ref):
             raw = _bound(cond, ref)
             step = self._body_step(body, ref)
-            entry = self._entry_value(loop, ref) if raw is not None and step is not None else None
-            if entry is None:
+            start_e = self._value_at(loop, ref) if raw is not None and step is not None else None
+            if start_e is None:
                 continue
-            start_e, step_e, limit_e = self.expr(entry), self.expr(step.children[1]), self.expr(raw[1])
+            step_e, limit_e = self.expr(step.children[1]), self.expr(raw[1])
             if any(x.startswith(("it", "tid.")) for e in (start_e, step_e, limit_e) for x in symbols(e)):
                 raise Undetermined("a while loop whose start, step or bound changes with a lane or an outer loop")
             bound = None if any(x.startswith("u:") for x in symbols(limit_e)) else (raw[0], limit_e)
@@ -1545,7 +1563,7 @@ class AccessWalker:
             iters = _pick(len(values))
             lp = _Loop(node=loop, symbol=sym, var="", name=name, iters=tuple(iters),
                        value=_chain(sym, [(i, values[i]) for i in iters]))
-            lp.carried, lp.stepped = self._carried(loop, lp, len(values))
+            lp.carried, lp.stepped, lp.exits = self._carried(loop, lp, len(values), bound is not None)
             return lp
         raise Undetermined("no counted loop variable")
 
@@ -1562,34 +1580,43 @@ class AccessWalker:
     def _within(self, node: Node, outer: Node) -> bool:
         return any(a is outer for a in self.view.ancestors(node))
 
-    def _entry_value(self, loop: Node, ref: str) -> Node | None:
-        """The value `ref` has when `loop` starts: its one definition when that and a step in the loop are all it
-        has; else the definition that last precedes the loop when it stands unconditionally in a block around
-        the loop and nothing else that changes `ref` runs between them or comes round in a loop around both
-        (`stride = N / 2;` before a down-sweep after an up-sweep). None otherwise."""
+    def _value_at(self, at: Node, ref: str) -> Expr | None:
+        """The value `ref` has where `at` (a loop, or a read) starts, from what last changed it before: its one
+        definition when that and a step in the loop `at` are all it has; else the definition that last precedes
+        `at` standing unconditionally in a block around it (`stride = N / 2;` before a down-sweep after an
+        up-sweep), or the value a counted loop before `at` leaves it with (`for (j = 0; j < 8; j++) stride <<= 1;`
+        then `s[stride * tid]`), when nothing else that changes `ref` runs between them or comes round in a loop
+        around `at`. None otherwise."""
         defs = self.view.defs.get(ref, [])
         muts = self.mutations.get(ref, [])
-        if len(defs) == 1 and len(muts) == 1:
-            return defs[0]
-        start = (loop.loc.line, loop.loc.col)
-        sites = [(n.loc.line, n.loc.col, n) for n in (*defs, *muts) if not self._within(n, loop)]
+        if at.kind in ("for", "while") and len(defs) == 1 and len(muts) == 1 and self._within(muts[0], at):
+            return self.expr(defs[0])
+        start = (at.loc.line, at.loc.col)
+        sites = [(n.loc.line, n.loc.col, n) for n in (*defs, *muts) if not self._within(n, at)]
         before = [x for x in sites if x[:2] < start]
         if not before:
             return None
         last = max(before, key=lambda x: x[:2])[2]
-        if not any(last is d for d in defs):
+        around_at = {id(a) for a in self.view.ancestors(at)}
+        loop = next((a for a in self.view.ancestors(last) if a.kind in ("for", "while")), None)
+        settled: Expr | None = None
+        if any(last is d for d in defs):
+            stmt = last
+        elif loop is not None and id(loop) not in around_at and self._body_step(loop.children[-1], ref) is last \
+                and (lp := self._loop(loop)) is not None and ref in lp.exits:
+            stmt, settled = loop, lp.exits[ref]
+        else:
             return None
-        around_loop = {id(a) for a in self.view.ancestors(loop)}
-        for anc in self.view.ancestors(last):
-            if id(anc) in around_loop:
+        for anc in self.view.ancestors(stmt):
+            if id(anc) in around_at:
                 break
             if anc.kind in ("if", "for", "while", "do", "switch", "case", "cond") or \
                     (anc.kind == "binop" and anc.op in ("&&", "||")):
                 return None
-        loops = [a for a in self.view.ancestors(loop) if a.kind in ("for", "while", "do")]
+        loops = [a for a in self.view.ancestors(at) if a.kind in ("for", "while", "do")]
         if any(self._within(n, lp) for _, _, n in sites if n is not last for lp in loops):
             return None
-        return last
+        return settled if settled is not None else self.expr(last)
 
     def _outer_envs(self, loop: Node, outer: set[str]) -> list[dict[str, int]]:
         """Each combination of the sampled iterations of the enclosing loops named in `outer` ([{}] for none)."""
@@ -1643,22 +1670,25 @@ class AccessWalker:
             v, n = _apply(op, v, step), n + 1
         return max(4, n)
 
-    def _carried(self, loop: Node, lp: _Loop, trips: int) -> tuple[dict[str, Expr], dict[str, tuple[tuple[int, int], Expr]]]:
+    def _carried(self, loop: Node, lp: _Loop, trips: int, exact: bool
+                 ) -> tuple[dict[str, Expr], dict[str, tuple[tuple[int, int], Expr]], dict[str, int]]:
         """Variables other than the loop's own stepped once per iteration by a constant (offset *= 2), from the
-        value they enter the loop with (_entry_value): their value in each sampled iteration, and for a step
-        that ends before the body does (`stride <<= 1;` at its top) the values the reads after it see."""
+        value they enter the loop with (_value_at): their value in each sampled iteration, for a step that ends
+        before the body does (`stride <<= 1;` at its top) the values the reads after it see, and when `trips` is
+        the loop's exact trip count, the values it leaves them with."""
         out: dict[str, Expr] = {}
         after: dict[str, tuple[tuple[int, int], Expr]] = {}
+        exits: dict[str, int] = {}
         body = loop.children[-1]
         for ref in self.mutations:
             if ref == lp.var:
                 continue
             mut = self._body_step(body, ref)
-            entry = self._entry_value(loop, ref) if mut is not None else None
+            entry = self._value_at(loop, ref) if mut is not None else None
             if entry is None:
                 continue
             try:
-                start = evaluate(self.expr(entry), self.block_env)
+                start = evaluate(entry, self.block_env)
                 step = evaluate(self.expr(mut.children[1]), self.block_env)
             except (Undetermined, EvalError):
                 continue
@@ -1666,9 +1696,12 @@ class AccessWalker:
             for _ in range(trips):
                 seq.append(_apply(_COMPOUND[mut.op], seq[-1], step))
             out[ref] = _chain(lp.symbol, [(i, seq[i]) for i in lp.iters])
+            if exact:
+                exits[ref] = seq[trips]
             if mut.loc.end_line:
-                after[ref] = ((mut.loc.end_line, mut.loc.end_col), _chain(lp.symbol, [(i, seq[i + 1]) for i in lp.iters]))
-        return out, after
+                after[ref] = ((mut.loc.end_line, mut.loc.end_col),
+                              _chain(lp.symbol, [(i, seq[i + 1]) for i in lp.iters]))
+        return out, after, exits
 
     # -- putting one access together
     def _finish(self, node: Node, decl: SharedDecl, op: str, width: int, offset: Expr,
