@@ -1590,7 +1590,7 @@ class AccessWalker:
         defs = self.view.defs.get(ref, [])
         muts = self.mutations.get(ref, [])
         if at.kind in ("for", "while") and len(defs) == 1 and len(muts) == 1 and self._within(muts[0], at):
-            return self.expr(defs[0])
+            return self._value_or_none(defs[0])
         start = (at.loc.line, at.loc.col)
         sites = [(n.loc.line, n.loc.col, n) for n in (*defs, *muts) if not self._within(n, at)]
         before = [x for x in sites if x[:2] < start]
@@ -1616,7 +1616,13 @@ class AccessWalker:
         loops = [a for a in self.view.ancestors(at) if a.kind in ("for", "while", "do")]
         if any(self._within(n, lp) for _, _, n in sites if n is not last for lp in loops):
             return None
-        return settled if settled is not None else self.expr(last)
+        return settled if settled is not None else self._value_or_none(last)
+
+    def _value_or_none(self, node: Node) -> Expr | None:
+        try:
+            return self.expr(node)
+        except Undetermined:
+            return None  # a float accumulator, a loaded value: not an index this model follows
 
     def _outer_envs(self, loop: Node, outer: set[str]) -> list[dict[str, int]]:
         """Each combination of the sampled iterations of the enclosing loops named in `outer` ([{}] for none)."""
