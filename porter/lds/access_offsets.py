@@ -1378,8 +1378,7 @@ class AccessWalker:
             if id(anc) in around_use:
                 block = anc
                 break
-            if anc.kind in ("if", "for", "while", "do", "switch", "case", "cond") or \
-                    (anc.kind == "binop" and anc.op in ("&&", "||")):
+            if _branches(anc):
                 return None  # the assignment is conditional, or repeated, where the use is not
             stmt = anc
         if block is None or block.kind != "block" or (stmt is d and not statement):
@@ -1610,8 +1609,7 @@ class AccessWalker:
         for anc in self.view.ancestors(stmt):
             if id(anc) in around_at:
                 break
-            if anc.kind in ("if", "for", "while", "do", "switch", "case", "cond") or \
-                    (anc.kind == "binop" and anc.op in ("&&", "||")):
+            if _branches(anc):
                 return None
         loops = [a for a in self.view.ancestors(at) if a.kind in ("for", "while", "do")]
         if any(self._within(n, lp) for _, _, n in sites if n is not last for lp in loops):
@@ -2005,6 +2003,12 @@ def _conjuncts(node: Node) -> list[Node]:
     if node.kind == "binop" and node.op == "&&" and len(node.children) == 2:
         return _conjuncts(node.children[0]) + _conjuncts(node.children[1])
     return [node]
+
+
+def _branches(node: Node) -> bool:
+    """A statement or operator under which code may run conditionally, or more than once."""
+    return node.kind in ("if", "for", "while", "do", "switch", "case", "cond") or \
+        (node.kind == "binop" and node.op in ("&&", "||"))
 
 
 def _is_integer(t: str) -> bool:
