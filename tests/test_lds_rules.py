@@ -840,3 +840,33 @@ def test_launch_bounds_spelled_through_a_qualifier_macro(tmp_path: Path) -> None
     )
     f = at(run(path), "LDS-001", line_of(path, "d[tid] = s[(tid * stride) % (2 * BLOCKSIZE)];"))
     assert f.message.startswith("8-way") and "__launch_bounds__(BLOCKSIZE)" in f.message
+
+
+def test_reference_to_a_shared_element_is_accessed_where_it_is_used(tmp_path: Path) -> None:
+    # `MinLoc& mine = minloc[threadIdx.x]`: each `mine.val` reads or writes that element's 8-byte field, at a
+    # 16-byte lane stride (2-way for ds_read_b64); binding the reference accesses nothing
+    lines = (
+        "struct MinLoc { double val; long loc; };",
+        "__global__ void __launch_bounds__(256) first_min(const double* x, MinLoc* out, int n) {",
+        "  __shared__ MinLoc minloc[256];",
+        "  minloc[threadIdx.x].val = 1e300;",
+        "  for (int i = blockIdx.x * 256 + threadIdx.x; i < n; i += gridDim.x * 256) {",
+        "    MinLoc& mine = minloc[threadIdx.x];",
+        "    if (x[i] < mine.val) { mine.val = x[i]; }",
+        "  }",
+        "  __syncthreads();",
+        "  if (threadIdx.x == 0) out[blockIdx.x] = minloc[0];",
+        "}",
+    )
+    path = kernel_file(tmp_path, *lines)
+    findings = run(path, explain=True)
+    use = line_of(path, "if (x[i] < mine.val)")
+    hits = [f for f in findings if f.rule_id == "LDS-001" and f.line == use]
+    assert {f.message.split(" of ")[0] for f in hits} == {"2-way LDS bank conflict on gfx942: read",
+                                                          "2-way LDS bank conflict on gfx942: write"}
+    assert "'mine' (into 'minloc')" in hits[0].message
+    assert not [f for f in findings if f.line == line_of(path, "MinLoc& mine")]
+    # one double per lane: consecutive 8-byte slots, conflict-free
+    flat = tmp_path / "flat.hip"
+    flat.write_text(path.read_text().replace("struct MinLoc { double val; long loc; };", "struct MinLoc { double val; };"))
+    assert not [f for f in run(flat) if f.rule_id.startswith("LDS")]

@@ -553,6 +553,12 @@ class AccessWalker:
                 # parameters) still runs the file's one device function of that name: _file_helper decides
                 self._helper_call(node, found, unresolved)
                 continue
+            if node.kind == "decl" and self._shared_reference(node.ref) is not None:
+                self._consume_chain(node.children[0], consumed)  # binding a reference reads nothing
+                continue
+            if node.kind == "ref" and (element := self._shared_reference(node.ref)) is not None:
+                self._reference_access(node, element, found, unresolved)
+                continue
             is_deref = node.kind == "unop" and node.op == "*" and bool(node.children)
             if node.kind != "index" and not is_deref:
                 continue
@@ -573,6 +579,34 @@ class AccessWalker:
                     unresolved.append(Unresolved(decl, node, exc.reason, _base_name(node)))
                     break
         return found, unresolved
+
+    def _shared_reference(self, ref: str) -> Node | None:
+        """The shared element a reference variable is bound to (`MyMinLoc& mymin = minloc[threadIdx.x];`, a
+        reduction's running value kept in LDS): its initializer, when that subscripts a shared array and the
+        reference is bound once. None otherwise."""
+        decl = self.view.decls.get(ref)
+        if decl is None or not decl.type.rstrip().endswith("&") or len(decl.children) != 1:
+            return None
+        init = _peel(decl.children[0])
+        return init if init.kind == "index" and self._shared_under(init) is not None else None
+
+    def _reference_access(self, use: Node, element: Node, found: list[LdsAccess],
+                          unresolved: list[Unresolved]) -> None:
+        """A use of a reference to a shared element (`mymin.val = x[i]`) accesses that element where the use
+        stands, under its loops and guards, with the width of the field it touches."""
+        parent = self.view.parent(use)
+        at = parent if parent is not None and parent.kind == "member" else use
+        try:
+            hit = self._access(element, set(), width_at=use)
+            if hit is None:
+                return
+            decl, offset, indices, width = hit
+            for op in self._ops(at):
+                found.append(self._finish(use, decl, op, width, offset, indices))
+        except Undetermined as exc:
+            decl = self._shared_under(element)
+            if decl is not None:
+                unresolved.append(Unresolved(decl, use, exc.reason, _base_name(element)))
 
     def _helper_call(self, call: Node, found: list[LdsAccess], unresolved: list[Unresolved]) -> None:
         """The accesses a header helper (a function or a member function) makes through the shared pointers this
@@ -775,9 +809,11 @@ class AccessWalker:
                     return ["read", "write"]
         return ["read"]
 
-    def _access(self, node: Node, consumed: set[int]) -> tuple[SharedDecl, Expr, tuple[Expr, ...] | None, int] | None:
+    def _access(self, node: Node, consumed: set[int], width_at: Node | None = None
+                ) -> tuple[SharedDecl, Expr, tuple[Expr, ...] | None, int] | None:
         """(array, byte offset, element indices or None, width) when `node` reads or writes a shared array; the width
-        is a _Dependent when the element size is a template parameter (the offset then holds its `sizeof:` symbol)."""
+        is a _Dependent when the element size is a template parameter (the offset then holds its `sizeof:` symbol).
+        `width_at`: where the access is made when that is not `node` (a reference's use, see _reference_access)."""
         subs: list[Node] = []
         chain: list[Node] = []
         cur = node
@@ -838,7 +874,7 @@ class AccessWalker:
         # known: a full subscript reads one element, a pointer subscript one pointee.
         fallback = elem if whole and len(subs) == len(dims) else \
             int(base.pointee) if not whole and len(subs) == 1 and base.pointee is not None else 0
-        width = self._width(node, cur, fallback)
+        width = self._width(width_at or node, cur, fallback)
         return decl, offset, indices, width
 
     def _width(self, node: Node, base: Node, fallback: int = 0) -> int:
