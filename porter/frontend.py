@@ -69,6 +69,7 @@ _STMTS = {"COMPOUND_STMT": "block", "RETURN_STMT": "return", "BREAK_STMT": "brea
           "CXX_BOOL_LITERAL_EXPR": "int", "SWITCH_STMT": "switch", "CASE_STMT": "case", "LAMBDA_EXPR": "lambda",
           "STATIC_ASSERT": "static_assert"}
 # statements keep only their start position (findings point at expressions)
+_LAUNCH_BOUNDS = re.compile(r"__launch_bounds__\s*\(([^)]*)\)")
 _STATEMENTS = ("block", "decls", "return", "break", "continue", "while", "do", "if", "switch", "case")
 _STATEMENT_KINDS = {k for k, v in _STMTS.items() if v in _STATEMENTS}
 _SKIP = {"TYPE_REF", "NAMESPACE_REF", "TEMPLATE_REF", "CUDASHARED_ATTR", "CUDAGLOBAL_ATTR", "CUDADEVICE_ATTR",
@@ -1336,8 +1337,23 @@ class _Extractor:
         if not (0 < start.line <= name.line <= len(self.lines)):
             return []
         text = "\n".join(self.lines[start.line - 1:name.line])
-        m = re.search(r"__launch_bounds__\s*\(([^)]*)\)", text)
+        m = _LAUNCH_BOUNDS.search(text) or _LAUNCH_BOUNDS.search(self._expand_qualifier_macro(text))
         return [part.strip() for part in m.group(1).split(",")] if m is not None else []
+
+    def _expand_qualifier_macro(self, text: str) -> str:
+        """The body of the first function-like macro used in `text` that spells __launch_bounds__, with its
+        arguments put in (rocSPARSE's `ROCSPARSE_KERNEL(BLOCKSIZE)` for `__launch_bounds__(BLOCKSIZE) static
+        __global__`); "" when there is none."""
+        for call in re.finditer(r"\b([A-Za-z_]\w*)\s*\(([^()]*)\)", text):
+            mac = self.macros.get(call.group(1))
+            if mac is None or not mac.params or "__launch_bounds__" not in mac.body:
+                continue
+            args = [a.strip() for a in call.group(2).split(",")]
+            if len(args) != len(mac.params):
+                continue
+            bound = dict(zip(mac.params, args))
+            return re.sub(r"\b[A-Za-z_]\w*\b", lambda w: bound.get(w.group(0), w.group(0)), mac.body)
+        return ""
 
     def _launch_bounds(self, args: list[str], targs: dict[str, str], body: Node | None) -> tuple[int, ...]:
         """The values of __launch_bounds__'s arguments: each may be a literal, an object-like macro, a file-scope

@@ -702,3 +702,171 @@ def test_an_index_stepped_in_straight_line_code_is_followed(tmp_path: Path) -> N
     findings = run(path)
     assert at(findings, "LDS-001", 6).message.startswith("32-way")
     assert not [f for f in findings if f.rule_id == "LDS-001" and f.line == 9]
+
+
+CR_STEP = (
+    "#define BS 256",
+    "__global__ void __launch_bounds__(BS) cr(int levels, float* d) {",
+    "  __shared__ float sb[2 * BS];",
+    "  int tid = threadIdx.x;",
+    "  int stride = 1;",
+    "  int i = BS;",
+    "  sb[tid] = d[tid]; sb[tid + BS] = d[tid + BS];",
+    "  __syncthreads();",
+    "  for (int j = 0; j < levels; j++) {",
+    "    stride <<= 1;",
+    "    if (tid < i) {",
+    "      int index = stride * tid + stride - 1;",
+    "      int right = index + (stride >> 1);",
+    "      if (right >= 2 * BS) {",
+    "        right = 2 * BS - 1;",
+    "      }",
+    "      sb[index] = sb[index] - sb[right];",
+    "    }",
+    "    i >>= 1;",
+    "    __syncthreads();",
+    "  }",
+    "  d[tid] = sb[tid];",
+    "}",
+)
+
+
+def test_cyclic_reduction_stride_is_evaluated_per_iteration_with_its_clamped_neighbour(tmp_path: Path) -> None:
+    # `stride <<= 1` at the top of the body: the reads after it see 2, 4, 8, ... (not the 1 it entered with),
+    # and `right`, clamped to the array's end by an `if`, is `right >= 2 * BS ? 2 * BS - 1 : right`
+    path = kernel_file(tmp_path, *CR_STEP)
+    findings = run(path, explain=True)
+    line = line_of(path, "sb[index] = sb[index] - sb[right];")
+    f = at(findings, "LDS-001", line)
+    assert f.message.startswith("16-way") and "j = 3" in f.message
+    assert not [x for x in findings if x.rule_id == "LDS-000"]
+    # parallel cyclic reduction: neighbours at tid + s, clamped the same way, are consecutive dwords
+    pcr = tmp_path / "pcr.hip"
+    pcr.write_text(path.read_text().replace("int index = stride * tid + stride - 1;", "int index = tid;")
+                   .replace("int right = index + (stride >> 1);", "int right = index + stride;"))
+    clean = run(pcr, explain=True)
+    assert not [x for x in clean if x.rule_id.startswith("LDS")], clean
+
+
+def test_while_loop_stride_and_a_down_sweep_entered_after_an_up_sweep(tmp_path: Path) -> None:
+    # `stride = 2; while (stride <= BS) {...; stride *= 2;}` is counted like a for loop; the down-sweep after
+    # it starts from `stride = BS / 2`, not from whatever the up-sweep left
+    path = kernel_file(
+        tmp_path,
+        "#define BS 256",
+        "__global__ void __launch_bounds__(BS) spike(float* w) {",
+        "  __shared__ float sw[2 * BS];",
+        "  int tid = threadIdx.x;",
+        "  sw[tid] = w[tid]; sw[tid + BS] = w[tid + BS];",
+        "  __syncthreads();",
+        "  int stride = 2;",
+        "  while (stride <= BS) {",
+        "    if (tid < BS / stride) {",
+        "      int index = stride * tid + stride / 2 - 1;",
+        "      sw[index + 1] = 2.0f * sw[index + 1];",
+        "    }",
+        "    stride *= 2;",
+        "    __syncthreads();",
+        "  }",
+        "  stride = BS / 2;",
+        "  while (stride >= 2) {",
+        "    if (tid < BS / stride) {",
+        "      int index = stride * tid + stride / 2 - 1;",
+        "      int minus = index - stride / 2;",
+        "      minus = (minus < 0) ? 0 : minus;",
+        "      sw[minus + BS] = 3.0f * sw[index + BS];",
+        "    }",
+        "    stride /= 2;",
+        "    __syncthreads();",
+        "  }",
+        "  w[tid] = sw[tid];",
+        "}",
+    )
+    findings = run(path, explain=True)
+    up = at(findings, "LDS-001", line_of(path, "sw[index + 1] = 2.0f * sw[index + 1];"))
+    down = at(findings, "LDS-001", line_of(path, "sw[minus + BS] = 3.0f * sw[index + BS];"))
+    assert up.message.startswith("8-way") and down.message.startswith("8-way")
+    assert not [x for x in findings if x.rule_id == "LDS-000"]
+    # a tree reduction over the same while loop reads consecutive dwords: nothing to report
+    tree = tmp_path / "tree.hip"
+    tree.write_text(path.read_text().replace("int index = stride * tid + stride / 2 - 1;", "int index = tid;"))
+    assert not [x for x in run(tree) if x.rule_id.startswith("LDS") and x.line < line_of(tree, "stride = BS / 2;")]
+
+
+def test_stride_after_a_counted_loop_and_a_log2_level_count(tmp_path: Path) -> None:
+    # the value a counted loop leaves its carried variable with: log2(BS) - 5 = 3 doublings, stride 8
+    path = kernel_file(
+        tmp_path,
+        "#define BS 256",
+        "__global__ void __launch_bounds__(BS) gather(float* d) {",
+        "  __shared__ float sa[2 * BS];",
+        "  __shared__ float sp[64];",
+        "  int tid = threadIdx.x;",
+        "  sa[tid] = d[tid]; sa[tid + BS] = d[tid + BS];",
+        "  __syncthreads();",
+        "  int levels = (int)log2f(BS) - 5;",
+        "  int stride = 1;",
+        "  for (int j = 0; j < levels; j++) {",
+        "    stride <<= 1;",
+        "  }",
+        "  if (tid < 64) {",
+        "    sp[tid] = sa[tid * stride + stride - 1];",
+        "  }",
+        "  __syncthreads();",
+        "  d[tid] = sp[tid % 64];",
+        "}",
+    )
+    f = at(run(path), "LDS-001", line_of(path, "sp[tid] = sa[tid * stride + stride - 1];"))
+    assert f.message.startswith("8-way")
+    once = tmp_path / "once.hip"
+    once.write_text(path.read_text().replace("(int)log2f(BS) - 5", "(int)log2f(BS) - 8"))
+    assert not [x for x in run(once) if x.rule_id.startswith("LDS")]
+
+
+def test_launch_bounds_spelled_through_a_qualifier_macro(tmp_path: Path) -> None:
+    # rocSPARSE's ROCSPARSE_KERNEL(BLOCKSIZE): the block of a pattern is its __launch_bounds__ parameter
+    path = kernel_file(
+        tmp_path,
+        "#define MY_KERNEL(T) __launch_bounds__(T) static __global__",
+        "template <unsigned BLOCKSIZE>",
+        "MY_KERNEL(BLOCKSIZE) void k(float* d) {",
+        "  __shared__ float s[2 * BLOCKSIZE];",
+        "  int tid = threadIdx.x;",
+        "  s[tid] = d[tid]; s[tid + BLOCKSIZE] = d[tid + BLOCKSIZE];",
+        "  __syncthreads();",
+        "  int stride = BLOCKSIZE / 32;",
+        "  d[tid] = s[(tid * stride) % (2 * BLOCKSIZE)];",
+        "}",
+    )
+    f = at(run(path), "LDS-001", line_of(path, "d[tid] = s[(tid * stride) % (2 * BLOCKSIZE)];"))
+    assert f.message.startswith("8-way") and "__launch_bounds__(BLOCKSIZE)" in f.message
+
+
+def test_reference_to_a_shared_element_is_accessed_where_it_is_used(tmp_path: Path) -> None:
+    # `MinLoc& mine = minloc[threadIdx.x]`: each `mine.val` reads or writes that element's 8-byte field, at a
+    # 16-byte lane stride (2-way for ds_read_b64); binding the reference accesses nothing
+    lines = (
+        "struct MinLoc { double val; long loc; };",
+        "__global__ void __launch_bounds__(256) first_min(const double* x, MinLoc* out, int n) {",
+        "  __shared__ MinLoc minloc[256];",
+        "  minloc[threadIdx.x].val = 1e300;",
+        "  for (int i = blockIdx.x * 256 + threadIdx.x; i < n; i += gridDim.x * 256) {",
+        "    MinLoc& mine = minloc[threadIdx.x];",
+        "    if (x[i] < mine.val) { mine.val = x[i]; }",
+        "  }",
+        "  __syncthreads();",
+        "  if (threadIdx.x == 0) out[blockIdx.x] = minloc[0];",
+        "}",
+    )
+    path = kernel_file(tmp_path, *lines)
+    findings = run(path, explain=True)
+    use = line_of(path, "if (x[i] < mine.val)")
+    hits = [f for f in findings if f.rule_id == "LDS-001" and f.line == use]
+    assert {f.message.split(" of ")[0] for f in hits} == {"2-way LDS bank conflict on gfx942: read",
+                                                          "2-way LDS bank conflict on gfx942: write"}
+    assert "'mine' (into 'minloc')" in hits[0].message
+    assert not [f for f in findings if f.line == line_of(path, "MinLoc& mine")]
+    # one double per lane: consecutive 8-byte slots, conflict-free
+    flat = tmp_path / "flat.hip"
+    flat.write_text(path.read_text().replace("double val; long loc;", "double val;"))
+    assert not [f for f in run(flat) if f.rule_id.startswith("LDS")]

@@ -46,6 +46,7 @@ _COMPOUND = {"+=": "+", "-=": "-", "*=": "*", "/=": "/", "%=": "%", "<<=": "<<",
 _BINOPS = {"+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>", "<", "<=", ">", ">=", "==", "!=", "&&", "||"}
 _DIM_SYMBOL = {"threadIdx": "tid", "blockDim": "bdim"}
 _BIT_INTRINSICS = {"__ffs": 32, "__ffsll": 64, "__popc": 32, "__popcll": 64, "__clz": 32, "__clzll": 64}  # operand bits
+_LOG2 = ("log2", "log2f", "__log2f")  # float logarithms an index casts to an integer level count
 _UNIFORM_DIMS = ("blockIdx", "gridDim")
 # Sizes of scalar member types, for `vec_array[i].x` (the compiler loads only the field).
 _SCALAR_BYTES = {"float": 4, "int": 4, "unsigned int": 4, "unsigned": 4, "uint32_t": 4, "int32_t": 4,
@@ -489,6 +490,9 @@ class _Loop:
     iters: tuple[int, ...]           # sampled iteration indices
     value: Expr                      # the variable as an expression of the iteration symbol
     carried: dict[str, Expr] = field(default_factory=dict)  # other variables stepped once per iteration
+    # carried variables stepped before the end of the body: (where the step ends, the value reads after it see)
+    stepped: dict[str, tuple[tuple[int, int], Expr]] = field(default_factory=dict)
+    exits: dict[str, int] = field(default_factory=dict)  # carried values after the last iteration, when counted
     decoupled: frozenset[str] = frozenset()  # enclosing loops' symbols its values are no longer paired with
 
 
@@ -549,6 +553,12 @@ class AccessWalker:
                 # parameters) still runs the file's one device function of that name: _file_helper decides
                 self._helper_call(node, found, unresolved)
                 continue
+            if node.kind == "decl" and self._shared_reference(node.ref) is not None:
+                self._consume_chain(node.children[0], consumed)  # binding a reference reads nothing
+                continue
+            if node.kind == "ref" and (element := self._shared_reference(node.ref)) is not None:
+                self._reference_access(node, element, found, unresolved)
+                continue
             is_deref = node.kind == "unop" and node.op == "*" and bool(node.children)
             if node.kind != "index" and not is_deref:
                 continue
@@ -569,6 +579,34 @@ class AccessWalker:
                     unresolved.append(Unresolved(decl, node, exc.reason, _base_name(node)))
                     break
         return found, unresolved
+
+    def _shared_reference(self, ref: str) -> Node | None:
+        """The shared element a reference variable is bound to (`MyMinLoc& mymin = minloc[threadIdx.x];`, a
+        reduction's running value kept in LDS): its initializer, when that subscripts a shared array and the
+        reference is bound once. None otherwise."""
+        decl = self.view.decls.get(ref)
+        if decl is None or not decl.type.rstrip().endswith("&") or len(decl.children) != 1:
+            return None
+        init = _peel(decl.children[0])
+        return init if init.kind == "index" and self._shared_under(init) is not None else None
+
+    def _reference_access(self, use: Node, element: Node, found: list[LdsAccess],
+                          unresolved: list[Unresolved]) -> None:
+        """A use of a reference to a shared element (`mymin.val = x[i]`) accesses that element where the use
+        stands, under its loops and guards, with the width of the field it touches."""
+        parent = self.view.parent(use)
+        at = parent if parent is not None and parent.kind == "member" else use
+        try:
+            hit = self._access(element, set(), width_at=use)
+            if hit is None:
+                return
+            decl, offset, indices, width = hit
+            for op in self._ops(at):
+                found.append(self._finish(use, decl, op, width, offset, indices))
+        except Undetermined as exc:
+            decl = self._shared_under(element)
+            if decl is not None:
+                unresolved.append(Unresolved(decl, use, exc.reason, _base_name(element)))
 
     def _helper_call(self, call: Node, found: list[LdsAccess], unresolved: list[Unresolved]) -> None:
         """The accesses a header helper (a function or a member function) makes through the shared pointers this
@@ -771,9 +809,11 @@ class AccessWalker:
                     return ["read", "write"]
         return ["read"]
 
-    def _access(self, node: Node, consumed: set[int]) -> tuple[SharedDecl, Expr, tuple[Expr, ...] | None, int] | None:
+    def _access(self, node: Node, consumed: set[int], width_at: Node | None = None
+                ) -> tuple[SharedDecl, Expr, tuple[Expr, ...] | None, int] | None:
         """(array, byte offset, element indices or None, width) when `node` reads or writes a shared array; the width
-        is a _Dependent when the element size is a template parameter (the offset then holds its `sizeof:` symbol)."""
+        is a _Dependent when the element size is a template parameter (the offset then holds its `sizeof:` symbol).
+        `width_at`: where the access is made when that is not `node` (a reference's use, see _reference_access)."""
         subs: list[Node] = []
         chain: list[Node] = []
         cur = node
@@ -834,7 +874,7 @@ class AccessWalker:
         # known: a full subscript reads one element, a pointer subscript one pointee.
         fallback = elem if whole and len(subs) == len(dims) else \
             int(base.pointee) if not whole and len(subs) == 1 and base.pointee is not None else 0
-        width = self._width(node, cur, fallback)
+        width = self._width(width_at or node, cur, fallback)
         return decl, offset, indices, width
 
     def _width(self, node: Node, base: Node, fallback: int = 0) -> int:
@@ -1190,6 +1230,8 @@ class AccessWalker:
                 return ("*", self.expr(args[0], depth + 1), self.expr(args[1], depth + 1))
             if node.op in _BIT_INTRINSICS and len(args) == 1:
                 return self._bit_count(node, self.expr(args[0], depth + 1))
+            if node.op in _LOG2 and len(args) == 1:
+                return self._log2(node, self.expr(args[0], depth + 1))
             if node.op in ("__lane_id",) and self.wave_size:
                 return ("%", ("+", ("+", "tid.x", ("*", "tid.y", "bdim.x")), ("*", ("*", "tid.z", "bdim.y"), "bdim.x")),
                         self.wave_size)
@@ -1210,6 +1252,17 @@ class AccessWalker:
         except EvalError:
             raise Undetermined(f"the result of '{call.op}()' of a value that is not the same in every lane",
                                call) from None
+
+    def _log2(self, call: Node, arg: Expr) -> int:
+        """log2 of a positive value the block fixes, as an integer index uses it (`(int)log2(BLOCKSIZE)`, a
+        tree's level count): the floor of the logarithm."""
+        try:
+            v = evaluate(arg, self.block_env)
+        except EvalError:
+            v = 0
+        if v <= 0:
+            raise Undetermined(f"the result of '{call.op}()' of a value that is not a known positive constant", call)
+        return v.bit_length() - 1
 
     def _getter(self, call: Node) -> "tuple[AccessWalker, Node] | None":
         """The one device function a call runs when its body only computes a value: local declarations, then one
@@ -1281,8 +1334,12 @@ class AccessWalker:
             return loop.value
         for lp in self._enclosing_loops(node):
             if ref in lp.carried:
-                return lp.carried[ref]
+                after = lp.stepped.get(ref)
+                return after[1] if after is not None and (node.loc.line, node.loc.col) >= after[0] else \
+                    lp.carried[ref]
         defs = self.view.defs.get(ref, [])
+        if ref in self.mutations and (settled := self._value_at(node, ref)) is not None:
+            return settled
         if (ref in self.mutations or len(defs) > 1) and self._uniform(ref, defs):
             self.changing[f"u:{node.op}"] = ref
             return f"u:{node.op}"  # e.g. a double-buffer index toggled by every thread alike
@@ -1295,9 +1352,12 @@ class AccessWalker:
             return self.expr(defs[0], depth + 1)
         if len(defs) > 1:
             reaching = self._reaching_definition(node, defs)
-            if reaching is None:
+            if reaching is not None:
+                return self.expr(reaching, depth + 1)
+            clamped = self._clamped(node, defs, depth)
+            if clamped is None:
                 raise Undetermined(f"'{node.op}' is assigned in several places", node)
-            return self.expr(reaching, depth + 1)
+            return clamped
         c = self.view.facts_global_const(ref)
         if isinstance(c, int):
             return c
@@ -1316,12 +1376,36 @@ class AccessWalker:
             return value
         raise Undetermined(f"the value of '{node.op}'", node)
 
-    def _reaching_definition(self, use: Node, defs: list[Node]) -> Node | None:
+    def _clamped(self, use: Node, defs: list[Node], depth: int) -> Expr | None:
+        """A read after a guarded override that tests the variable itself, `if (right >= n) right = n - 1;` (an
+        index clamped to the array's end, as cyclic reduction does): `cond ? value : before`, with the condition
+        and `before` read at the `if` (its reaching definition there). None for other shapes."""
+        d = self.view.definition_at(use.ref, use)
+        assign = self.view.parent(d) if d is not None else None
+        guard, child = None, assign
+        for anc in self.view.ancestors(assign) if assign is not None and assign.kind == "binop" and \
+                assign.op == "=" else ():
+            if anc.kind == "block" and len(anc.children) == 1:
+                child = anc
+                continue
+            if anc.kind == "if" and len(anc.children) == 2 and anc.children[1] is child:
+                guard = anc
+            break
+        if guard is None or (guard.loc.line, guard.loc.col) > (use.loc.line, use.loc.col):
+            return None
+        reads = [n for n in guard.children[0].walk() if n.kind == "ref" and n.ref == use.ref]
+        if not reads or self._reaching_definition(use, [x for x in defs if x is not d], guard) is None:
+            return None
+        return ("?:", self.expr(guard.children[0], depth + 1), self.expr(d, depth + 1), self._ref(reads[0], depth + 1))
+
+    def _reaching_definition(self, use: Node, defs: list[Node], d: Node | None = None) -> Node | None:
         """The one assignment of a variable assigned in several places that every path to `use` last passes
         through (`ai = ...` of a scan's up-sweep, then another `ai = ...` in its down-sweep): the last one before
         the use when it stands unconditionally in a block that encloses the use, and no later one can come
-        round to the use through a loop that does not also repeat it. None when that is not so."""
-        d = self.view.definition_at(use.ref, use)
+        round to the use through a loop that does not also repeat it. None when that is not so. Given `d` (a
+        statement, see _clamped), whether that statement is so."""
+        statement = d is not None
+        d = d if statement else self.view.definition_at(use.ref, use)
         if d is None or (d.loc.end_line or d.loc.line, d.loc.end_col or d.loc.col) > (use.loc.line, use.loc.col):
             return None
         around_use = {id(a): a for a in self.view.ancestors(use)}
@@ -1330,17 +1414,16 @@ class AccessWalker:
             if id(anc) in around_use:
                 block = anc
                 break
-            if anc.kind in ("if", "for", "while", "do", "switch", "case", "cond") or \
-                    (anc.kind == "binop" and anc.op in ("&&", "||")):
+            if _branches(anc):
                 return None  # the assignment is conditional, or repeated, where the use is not
             stmt = anc
-        if block is None or block.kind != "block" or stmt is d:
+        if block is None or block.kind != "block" or (stmt is d and not statement):
             return None
         around_d = {id(a) for a in self.view.ancestors(d)}
         loops = [a for a in around_use.values() if a.kind in ("for", "while", "do") and id(a) not in around_d]
         for other in defs:
-            if other is d:
-                continue
+            if other is d or self._within(use, other):
+                continue  # `m = (m < 0) ? 0 : m` reads the value from before it
             if (other.loc.line, other.loc.col) > (use.loc.line, use.loc.col):
                 around_other = {id(a) for a in self.view.ancestors(other)}
                 if any(id(lp) in around_other for lp in loops):
@@ -1406,7 +1489,8 @@ class AccessWalker:
         out = []
         child = node
         for anc in self.view.ancestors(node):
-            if anc.kind == "for" and len(anc.children) == 4 and anc.children[3] is child:
+            if (anc.kind == "for" and len(anc.children) == 4 or anc.kind == "while" and len(anc.children) == 2) \
+                    and anc.children[-1] is child:
                 lp = self._loop(anc)
                 if lp is not None:
                     out.append(lp)
@@ -1431,7 +1515,7 @@ class AccessWalker:
             return self._loops[key]
         self._loops[key] = None
         try:
-            self._loops[key] = self._build_loop(loop)
+            self._loops[key] = self._build_while(loop) if loop.kind == "while" else self._build_loop(loop)
         except Undetermined as exc:
             self._loop_error[key] = f"loop at line {loop.loc.line}: {exc.reason}"
         return self._loops[key]
@@ -1486,8 +1570,93 @@ class AccessWalker:
         else:
             raise Undetermined(f"'{name}' starts at a per-thread value and is not stepped by addition")
         lp = _Loop(node=loop, symbol=sym, var=var, name=name, iters=tuple(iters), value=value, decoupled=decoupled)
-        lp.carried = self._carried(loop, lp, values) if not outer else {}
+        if not outer:
+            exact = bound is not None and not any(x.startswith("u:") for x in symbols(bound[1]))
+            lp.carried, lp.stepped, lp.exits = self._carried(loop, lp, len(values), exact)
         return lp
+
+    def _build_while(self, loop: Node) -> _Loop:
+        """`v = 2; while (v <= N) { ...; v *= 2; }`: a loop counted by a variable the condition compares, set
+        before the loop and stepped once per iteration in its body (a cyclic reduction's stride). Its values are
+        simulated like a for loop's; the body's reads see them as a carried variable (see _carried)."""
+        cond, body = loop.children
+        for ref in dict.fromkeys(n.ref for n in cond.walk() if n.kind == "ref" and n.ref):
+            raw = _bound(cond, ref)
+            step = self._body_step(body, ref)
+            start_e = self._value_at(loop, ref) if raw is not None and step is not None else None
+            if start_e is None:
+                continue
+            step_e, limit_e = self.expr(step.children[1]), self.expr(raw[1])
+            if any(x.startswith(("it", "tid.")) for e in (start_e, step_e, limit_e) for x in symbols(e)):
+                raise Undetermined("a while loop whose start, step or bound changes with a lane or an outer loop")
+            bound = None if any(x.startswith("u:") for x in symbols(limit_e)) else (raw[0], limit_e)
+            env0 = {**self.block_env, "tid.x": 0, "tid.y": 0, "tid.z": 0}
+            values = self._simulate(start_e, _COMPOUND[step.op], step_e, bound, env0)
+            depth = sum(1 for a in self.view.ancestors(loop) if a.kind in ("for", "while"))
+            sym = f"it{depth}@{loop.loc.line}" + (f"/{self.frame.depth}" if self.frame is not None else "")
+            name = strip(step.children[0]).op
+            iters = _pick(len(values))
+            lp = _Loop(node=loop, symbol=sym, var="", name=name, iters=tuple(iters),
+                       value=_chain(sym, [(i, values[i]) for i in iters]))
+            lp.carried, lp.stepped, lp.exits = self._carried(loop, lp, len(values), bound is not None)
+            return lp
+        raise Undetermined("no counted loop variable")
+
+    def _body_step(self, body: Node, ref: str) -> Node | None:
+        """The one compound assignment (`v *= 2`) that changes `ref` in a loop's body, when it is a statement of
+        the body itself (run once per iteration) and the body assigns `ref` nowhere else."""
+        stmts = body.children if body.kind == "block" else (body,)
+        inside = [m for m in self.mutations.get(ref, ()) if self._within(m, body)]
+        if len(inside) != 1 or not any(inside[0] is st for st in stmts) or inside[0].kind != "binop" or \
+                inside[0].op not in _COMPOUND or any(self._within(d, body) for d in self.view.defs.get(ref, ())):
+            return None
+        return inside[0]
+
+    def _within(self, node: Node, outer: Node) -> bool:
+        return any(a is outer for a in self.view.ancestors(node))
+
+    def _value_at(self, at: Node, ref: str) -> Expr | None:
+        """The value `ref` has where `at` (a loop, or a read) starts, from what last changed it before: its one
+        definition when that and a step in the loop `at` are all it has; else the definition that last precedes
+        `at` standing unconditionally in a block around it (`stride = N / 2;` before a down-sweep after an
+        up-sweep), or the value a counted loop before `at` leaves it with (`for (j = 0; j < 8; j++) stride <<= 1;`
+        then `s[stride * tid]`), when nothing else that changes `ref` runs between them or comes round in a loop
+        around `at`. None otherwise."""
+        defs = self.view.defs.get(ref, [])
+        muts = self.mutations.get(ref, [])
+        if at.kind in ("for", "while") and len(defs) == 1 and len(muts) == 1 and self._within(muts[0], at):
+            return self._value_or_none(defs[0])
+        start = (at.loc.line, at.loc.col)
+        sites = [(n.loc.line, n.loc.col, n) for n in (*defs, *muts) if not self._within(n, at)]
+        before = [x for x in sites if x[:2] < start]
+        if not before:
+            return None
+        last = max(before, key=lambda x: x[:2])[2]
+        around_at = {id(a) for a in self.view.ancestors(at)}
+        loop = next((a for a in self.view.ancestors(last) if a.kind in ("for", "while")), None)
+        settled: Expr | None = None
+        if any(last is d for d in defs):
+            stmt = last
+        elif loop is not None and id(loop) not in around_at and self._body_step(loop.children[-1], ref) is last \
+                and (lp := self._loop(loop)) is not None and ref in lp.exits:
+            stmt, settled = loop, lp.exits[ref]
+        else:
+            return None
+        for anc in self.view.ancestors(stmt):
+            if id(anc) in around_at:
+                break
+            if _branches(anc):
+                return None
+        loops = [a for a in self.view.ancestors(at) if a.kind in ("for", "while", "do")]
+        if any(self._within(n, lp) for _, _, n in sites if n is not last for lp in loops):
+            return None
+        return settled if settled is not None else self._value_or_none(last)
+
+    def _value_or_none(self, node: Node) -> Expr | None:
+        try:
+            return self.expr(node)
+        except Undetermined:
+            return None  # a float accumulator, a loaded value: not an index this model follows
 
     def _outer_envs(self, loop: Node, outer: set[str]) -> list[dict[str, int]]:
         """Each combination of the sampled iterations of the enclosing loops named in `outer` ([{}] for none)."""
@@ -1541,28 +1710,38 @@ class AccessWalker:
             v, n = _apply(op, v, step), n + 1
         return max(4, n)
 
-    def _carried(self, loop: Node, lp: _Loop, values: list[int]) -> dict[str, Expr]:
-        """Variables declared outside the loop and stepped once per iteration by a constant (offset *= 2)."""
+    def _carried(self, loop: Node, lp: _Loop, trips: int, exact: bool
+                 ) -> tuple[dict[str, Expr], dict[str, tuple[tuple[int, int], Expr]], dict[str, int]]:
+        """Variables other than the loop's own stepped once per iteration by a constant (offset *= 2), from the
+        value they enter the loop with (_value_at): their value in each sampled iteration, for a step that ends
+        before the body does (`stride <<= 1;` at its top) the values the reads after it see, and when `trips` is
+        the loop's exact trip count, the values it leaves them with."""
         out: dict[str, Expr] = {}
-        body = loop.children[3]
-        stmts = body.children if body.kind == "block" else (body,)
-        for ref, muts in self.mutations.items():
-            if ref == lp.var or len(muts) != 1 or not any(m is s for s in stmts for m in muts):
+        after: dict[str, tuple[tuple[int, int], Expr]] = {}
+        exits: dict[str, int] = {}
+        body = loop.children[-1]
+        for ref in self.mutations:
+            if ref == lp.var:
                 continue
-            mut = muts[0]
-            defs = self.view.defs.get(ref, [])
-            if mut.kind != "binop" or len(defs) != 1 or mut.op not in _COMPOUND:
+            mut = self._body_step(body, ref)
+            entry = self._value_at(loop, ref) if mut is not None else None
+            if entry is None:
                 continue
             try:
-                start = evaluate(self.expr(defs[0]), self.block_env)
+                start = evaluate(entry, self.block_env)
                 step = evaluate(self.expr(mut.children[1]), self.block_env)
             except (Undetermined, EvalError):
                 continue
             seq = [start]
-            for _ in range(len(values)):
+            for _ in range(trips):
                 seq.append(_apply(_COMPOUND[mut.op], seq[-1], step))
             out[ref] = _chain(lp.symbol, [(i, seq[i]) for i in lp.iters])
-        return out
+            if exact:
+                exits[ref] = seq[trips]
+            if mut.loc.end_line:
+                after[ref] = ((mut.loc.end_line, mut.loc.end_col),
+                              _chain(lp.symbol, [(i, seq[i + 1]) for i in lp.iters]))
+        return out, after, exits
 
     # -- putting one access together
     def _finish(self, node: Node, decl: SharedDecl, op: str, width: int, offset: Expr,
@@ -1860,6 +2039,12 @@ def _conjuncts(node: Node) -> list[Node]:
     if node.kind == "binop" and node.op == "&&" and len(node.children) == 2:
         return _conjuncts(node.children[0]) + _conjuncts(node.children[1])
     return [node]
+
+
+def _branches(node: Node) -> bool:
+    """A statement or operator under which code may run conditionally, or more than once."""
+    return node.kind in ("if", "for", "while", "do", "switch", "case", "cond") or \
+        (node.kind == "binop" and node.op in ("&&", "||"))
 
 
 def _is_integer(t: str) -> bool:
