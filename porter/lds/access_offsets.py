@@ -2004,7 +2004,8 @@ def function_views(ctx: RuleContext) -> Iterator[FunctionView]:
                           (f.usr for f in fv.facts.functions if _dependent_call_of(call, f)))
     for view in views:
         fn = view.fn
-        if fn.kind != "kernel" and not (fn.kind in ("device", "host_device") and fn.usr in owners) and \
+        # a host function that declares __shared__ arrays holds device lambdas (`forall(n, [=] __device__ ...)`)
+        if fn.kind != "kernel" and fn.usr not in owners and \
                 not any(unknown_memory(ctx, fn.usr, pos) for pos in communicating_params(ctx, view)):
             continue
         if not _shadowed(fn, instantiated):
