@@ -1021,7 +1021,9 @@ class _Extractor:
                          shared=tuple(self.shared), shared_accesses=tuple(self.accesses),
                          literals=tuple(self.literals), macros=tuple(self.macros.values()),
                          macro_uses=tuple(self.macro_uses), cross_lane=tuple(self.cross_lane),
-                         launches=tuple(self.launches), diagnostics=diags, globals=tuple(self.globals),
+                         launches=tuple(ln for ln in self.launches if not ln.wrapper),
+                         lambda_launches=tuple(ln for ln in self.launches if ln.wrapper), diagnostics=diags,
+                         globals=tuple(self.globals),
                          int_bits=tuple(sorted(_INT_BITS.items())),
                          project_cross_lane=tuple(self.project_cross_lane), recovered=tuple(self.recovered),
                          undeclared=self._undeclared(), skipped=tuple(self.skipped),
@@ -1243,7 +1245,7 @@ class _Extractor:
                 what = f"{decl.type.replace('const ', '')} {decl.op}"
                 source = f"`{what}` at {Path(decl.loc.path).name}:{decl.loc.line}"
             if None in dims:
-                self.launches[i] = replace(ln, block_partial=dims, block_source=source)
+                self.launches[i] = replace(ln, block_partial=dims, block_source=source or ln.block_source)
             elif decl is not None:
                 self.launches[i] = replace(ln, block_dims=dims, block_source=source)  # type: ignore[arg-type]
 
@@ -1778,7 +1780,8 @@ class _Extractor:
         self.launches.append(Launch(caller=self.current_fn, kernel=self.current_name, kernel_usr=self.current_fn,
                                     template_args=tuple(v for _, v in self.current_targs), grid=None, block=node,
                                     block_dims=_dims(node), shared_bytes=None, args=(), loc=loc,
-                                    block_source=f"`{_spelling(ref)}`'s launch of the lambda at line {loc.line}"))
+                                    block_source=f"`{_spelling(ref)}`'s launch of the lambda at line {loc.line}",
+                                    wrapper=_spelling(ref)))
 
     def _var_decl(self, c: ci.Cursor, loc: Loc) -> Node:
         init_cursor = _initializer_of(c)

@@ -117,7 +117,7 @@ def _launches_of(facts: FileFacts, fn: Function) -> Iterator[Launch]:
     argument the launch leaves dependent, `k<T><<<...>>>` inside a host template, may be any of them)."""
     base_usr = fn.usr.split("<", 1)[0]
     targs = tuple(v for _, v in fn.template_args)
-    for launch in facts.launches:
+    for launch in (*facts.launches, *facts.lambda_launches):
         same = launch.kernel_usr.split("<", 1)[0] == base_usr if launch.kernel_usr else launch.kernel == fn.name
         if same and not (targs and launch.template_args and not _same_arguments(launch.template_args, targs)):
             yield launch
