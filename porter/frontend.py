@@ -1584,7 +1584,8 @@ class _Extractor:
             name, args = inlined
             if ref is None and _expansion_line_col(wrapper)[0]:
                 rid = self._id(wrapper)   # the template a dependent call reads through, as a resolved call's
-        if self.current_fn and ref is not None and any(_is_lambda(a) for a in _arguments(c)):
+        if self.current_fn and ref is not None and any(
+                n.kind == "decl" and n.macro == "shared" for a in args if a.kind == "lambda" for n in a.walk()):
             self._lambda_launch(c, ref, aligned, loc)
         if base is not None:
             # a member call that depends on a template parameter (`shared.getPointer()` on a `SharedMemory<U>`)
@@ -1767,7 +1768,7 @@ class _Extractor:
                                     args=args, loc=loc))
 
     def _lambda_launch(self, c: ci.Cursor, ref: ci.Cursor, aligned: list[Node | None], loc: Loc) -> None:
-        """A device lambda handed to a launch wrapper (`forall_2D(n, X, Y, [=] __device__ (int e) {...})`, which
+        """A device lambda that declares __shared__ arrays, handed to a launch wrapper (`forall_2D(n, X, Y, [=] __device__ (int e) {...})`, which
         passes it on to a `<<<grid, dim3(X, Y, BZ)>>>` launch of a kernel that calls it) runs with the block the
         wrapper builds from its arguments: recorded as a launch of the enclosing function, whose body holds the
         lambda, with that block spelled in the caller's arguments."""
