@@ -1976,8 +1976,9 @@ def _substitute(e: Expr, values: dict[str, int]) -> Expr:
 
 
 def function_views(ctx: RuleContext) -> Iterator[FunctionView]:
-    """Functions to analyze: kernels, and device functions that declare their own __shared__ arrays or are
-    passed one (block reductions, tile loaders), or that nobody in the file calls and that exchange values
+    """Functions to analyze: kernels, functions that declare their own __shared__ arrays (device functions, and
+    host functions whose device lambdas do: `forall(n, [=] __device__ (int i) {...})`) or device functions passed
+    one (block reductions, tile loaders), or that nobody in the file calls and that exchange values
     between threads through a pointer parameter (a header's block reduction on its own). Template instantiations
     stand in for their pattern; a pattern without any instantiation is analyzed as written (its dependent values
     stay undetermined)."""
