@@ -167,6 +167,9 @@ class Launch:
                                               # "`dim3 threads` at f.hip:28"; "" when written at the launch
     block_partial: tuple[int | None, int | None, int | None] | None = None  # a block only partly constant,
                                               # e.g. dim3(4, 8, n): (4, 8, None); block_dims is then None
+    wrapper: str = ""                         # a device lambda's launch: the launch wrapper it is handed to
+                                              # (`forall_2D(n, X, Y, [=] __device__ (int e) {...})`); kernel
+                                              # is then the host function that holds the lambda
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,6 +225,7 @@ class FileFacts:
     macro_uses: tuple[MacroUse, ...] = ()
     cross_lane: tuple[CrossLaneCall, ...] = ()
     launches: tuple[Launch, ...] = ()
+    lambda_launches: tuple[Launch, ...] = ()                 # launches of device lambdas through wrappers
     diagnostics: tuple[Diagnostic, ...] = ()
     globals: tuple[Node, ...] = ()                           # file-scope variable declarations
     int_bits: tuple[tuple[str, int], ...] = ()               # (integer type spelling, width in bits)

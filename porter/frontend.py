@@ -865,6 +865,7 @@ class _Extractor:
         self.launches: list[Launch] = []
         self.globals: list[Node] = []
         self.current_fn = ""
+        self.current_name, self.current_targs = "", ()   # the function being extracted: its name, template arguments
         self.seen_literals: set[tuple[int, int, int]] = set()
         self.ids: dict[tuple[int, int], str] = {}
         # (path, raw start, raw end) -> Loc: a template's instantiations repeat their pattern's extents
@@ -1021,7 +1022,9 @@ class _Extractor:
                          shared=tuple(self.shared), shared_accesses=tuple(self.accesses),
                          literals=tuple(self.literals), macros=tuple(self.macros.values()),
                          macro_uses=tuple(self.macro_uses), cross_lane=tuple(self.cross_lane),
-                         launches=tuple(self.launches), diagnostics=diags, globals=tuple(self.globals),
+                         launches=tuple(ln for ln in self.launches if not ln.wrapper),
+                         lambda_launches=tuple(ln for ln in self.launches if ln.wrapper), diagnostics=diags,
+                         globals=tuple(self.globals),
                          int_bits=tuple(sorted(_INT_BITS.items())),
                          project_cross_lane=tuple(self.project_cross_lane), recovered=tuple(self.recovered),
                          undeclared=self._undeclared(), skipped=tuple(self.skipped),
@@ -1192,7 +1195,7 @@ class _Extractor:
             names = [n for n, _ in self._template_params(_LIB.clang_getSpecializedCursorTemplate(c))]
             if len(names) == len(targs):
                 targs = tuple((n, v) for n, (_, v) in zip(names, targs))
-        self.current_fn = fid
+        self.current_fn, self.current_name, self.current_targs = fid, _spelling(c), targs
         body = self.convert(body_cursor) if body_cursor is not None else None
         if body is not None and self.errors:
             body = self._recover(body, body_cursor)  # type: ignore[arg-type]
@@ -1243,7 +1246,7 @@ class _Extractor:
                 what = f"{decl.type.replace('const ', '')} {decl.op}"
                 source = f"`{what}` at {Path(decl.loc.path).name}:{decl.loc.line}"
             if None in dims:
-                self.launches[i] = replace(ln, block_partial=dims, block_source=source)
+                self.launches[i] = replace(ln, block_partial=dims, block_source=source or ln.block_source)
             elif decl is not None:
                 self.launches[i] = replace(ln, block_dims=dims, block_source=source)  # type: ignore[arg-type]
 
@@ -1597,6 +1600,9 @@ class _Extractor:
             name, args = inlined
             if ref is None and _expansion_line_col(wrapper)[0]:
                 rid = self._id(wrapper)   # the template a dependent call reads through, as a resolved call's
+        if self.current_fn and ref is not None and any(
+                n.kind == "decl" and n.macro == "shared" for a in args if a.kind == "lambda" for n in a.walk()):
+            self._lambda_launch(c, ref, aligned, loc)
         if base is not None:
             # a member call that depends on a template parameter (`shared.getPointer()` on a `SharedMemory<U>`)
             # has no callee until instantiation; the pattern still spells the member's name
@@ -1780,6 +1786,23 @@ class _Extractor:
                                     grid=cfg[0] if cfg else None, block=block, block_dims=_dims(block),
                                     shared_bytes=cfg[2] if len(cfg) > 2 and cfg[2].kind != "default" else None,
                                     args=args, loc=loc))
+
+    def _lambda_launch(self, c: ci.Cursor, ref: ci.Cursor, aligned: list[Node | None], loc: Loc) -> None:
+        """A device lambda that declares __shared__ arrays, handed to a launch wrapper (`forall_2D(n, X, Y, [=] __device__ (int e) {...})`, which
+        passes it on to a `<<<grid, dim3(X, Y, BZ)>>>` launch of a kernel that calls it) runs with the block the
+        wrapper builds from its arguments: recorded as a launch of the enclosing function, whose body holds the
+        lambda, with that block spelled in the caller's arguments."""
+        lambdas = {i for i, a in enumerate(_arguments(c)) if _is_lambda(a)}
+        block = _wrapped_block(ref, {i: None for i in lambdas}, dict(enumerate(aligned)), 0)
+        if block is None:
+            return
+        dims = tuple(d if isinstance(d, Node) else Node("int", type="int", value=d, loc=loc) for d in block)
+        node = Node("call", op="dim3", type="dim3", loc=loc, children=dims)
+        self.launches.append(Launch(caller=self.current_fn, kernel=self.current_name, kernel_usr=self.current_fn,
+                                    template_args=tuple(v for _, v in self.current_targs), grid=None, block=node,
+                                    block_dims=_dims(node), shared_bytes=None, args=(), loc=loc,
+                                    block_source=f"`{_spelling(ref)}`'s launch of the lambda at line {loc.line}",
+                                    wrapper=_spelling(ref)))
 
     def _var_decl(self, c: ci.Cursor, loc: Loc) -> Node:
         init_cursor = _initializer_of(c)
@@ -2379,6 +2402,76 @@ def _size(t: ci.Type) -> int | None:
 def _pointee_size(t: ci.Type) -> int | None:
     if t._kind_id == _POINTER:
         return _size(t.get_pointee())
+    return None
+
+
+def _is_lambda(c: ci.Cursor) -> bool:
+    while _kind(c) in ("UNEXPOSED_EXPR", "") and len(kids := _children(c)) == 1:
+        c = kids[0]
+    return _kind(c) == "LAMBDA_EXPR"
+
+
+_WRAPPER_DEPTH = 6   # forall_2D -> ForallWrap -> HipWrap<2>::run -> HipWrap2D -> <<<>>>: layers of launch wrappers
+
+
+def _wrapped_block(fn: ci.Cursor, carried: dict[int, Node | int | None], outer: dict[int, Node | int | None],
+                   depth: int) -> tuple[Node | int | None, ...] | None:
+    """The block (x, y, z) with which function `fn` launches a kernel that receives the lambda in its parameters
+    `carried` (indices), each extent the caller's argument it is made of (`outer`: parameter index -> the
+    caller's value, a Node at the first call, an int where a wrapper passes a constant, None: unknown); None when
+    no such launch is found within _WRAPPER_DEPTH calls."""
+    body = next((ch for ch in _children(fn) if _kind(ch) == "COMPOUND_STMT"), None)
+    if body is None or depth > _WRAPPER_DEPTH:
+        return None
+    params = {_decl_key(p): i for i, p in enumerate(_arguments(fn) if _kind(fn) != "FUNCTION_TEMPLATE" else [])}
+    if not params:
+        params = {_decl_key(p): i for i, p in enumerate(ch for ch in _children(fn) if _kind(ch) == "PARM_DECL")}
+    lambda_params = {k for k, i in params.items() if i in carried}
+
+    def value(e: ci.Cursor, seen: int = 0) -> Node | int | None:
+        while _kind(e) in ("UNEXPOSED_EXPR", "PAREN_EXPR", "") and len(kids := _children(e)) == 1:
+            e = kids[0]
+        target = _referenced(e) if _kind(e) == "DECL_REF_EXPR" else None
+        if target is not None and _decl_key(target) in params:
+            return outer.get(params[_decl_key(target)])
+        if target is not None and _kind(target) == "VAR_DECL" and seen < 4:
+            init = _initializer_of(target)
+            return value(init, seen + 1) if init is not None else None
+        return _evaluate_int(e) if _kind(e) in ("INTEGER_LITERAL", "DECL_REF_EXPR") else None
+
+    def dims(e: ci.Cursor) -> tuple[Node | int | None, ...]:
+        while _kind(e) in ("UNEXPOSED_EXPR", "PAREN_EXPR", "CALL_EXPR", "") and len(kids := _children(e)) == 1:
+            e = kids[0]
+        target = _referenced(e) if _kind(e) == "DECL_REF_EXPR" else None
+        if target is not None and _kind(target) == "VAR_DECL" and "dim3" in _type_spelling(target):
+            init = _initializer_of(target)
+            return dims(init) if init is not None else (None, None, None)
+        if _kind(e) == "CALL_EXPR" and "dim3" in _type_spelling(e):
+            xs = [value(a) for a in _arguments(e)]
+            return tuple((xs + [1, 1, 1])[:3])
+        return (value(e), 1, 1)
+
+    for node in _preorder(body):
+        if _kind(node) != "CALL_EXPR":
+            continue
+        args = _arguments(node)
+        passes = [i for i, a in enumerate(args) if any(
+            _kind(x) == "DECL_REF_EXPR" and (t := _referenced(x)) is not None and _decl_key(t) in lambda_params
+            for x in _preorder(a))]
+        if not passes:
+            continue
+        config = next((ch for ch in _children(node) if _kind(ch) == "CALL_EXPR" and
+                       _spelling(ch) in ("__hipPushCallConfiguration", "hipConfigureCall")), None)
+        if config is not None:
+            cfg = _arguments(config)
+            return dims(cfg[1]) if len(cfg) > 1 else None
+        callee = _referenced(node)
+        if callee is None:
+            continue
+        found = _wrapped_block(callee, {i: None for i in passes}, {i: value(a) for i, a in enumerate(args)},
+                               depth + 1)
+        if found is not None:
+            return found
     return None
 
 

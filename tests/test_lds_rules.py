@@ -352,6 +352,44 @@ def test_block_shape_from_a_flattened_3d_thread_index(tmp_path: Path) -> None:
     assert not [x for x in found if x.rule_id == "LDS-001" and x.line == 9]
 
 
+LAMBDA_WRAPPER = (
+    "template <typename B> __global__ void run2d(int n, B body) {",
+    "  for (int k = blockIdx.x; k < n; k += gridDim.x) { body(k); } }",
+    "template <typename B> void wrap2d(int n, B &&body, int X, int Y, int BZ) {",
+    "  const dim3 threads(X, Y, BZ);",
+    "  hipLaunchKernelGGL(run2d, (n + BZ - 1) / BZ, threads, 0, nullptr, n, body); }",
+    "template <typename L> void forall_2d(int n, int X, int Y, L &&body) { wrap2d(n, body, X, Y, 1); }",
+    "#define FOREACH_THREAD(i, k, N) for (int i = threadIdx.k; i < N; i += blockDim.k)",
+)
+
+
+@pytest.mark.parametrize("row", ["Q", "Q + 1"])
+def test_device_lambda_takes_the_block_its_launch_wrapper_builds(tmp_path: Path, row: str) -> None:
+    # mfem's forall_2D idiom: the shared array lives in a device lambda of a host function, the wrapper passes
+    # the lambda on through two calls to a launch whose block is dim3(X, Y, 1) of the caller's arguments, and
+    # thread loops stride threadIdx by blockDim. s[x][y] of 16 x 16 doubles: each 16-lane phase on one bank
+    k = kernel_file(tmp_path, *LAMBDA_WRAPPER,
+                    "void transpose(int ne, const double* in, double* out) {", "  constexpr int Q = 16;",
+                    "  forall_2d(ne, Q, Q, [=] __device__ (int e) {", f"    __shared__ double s[Q][{row}];",
+                    "    FOREACH_THREAD(y, y, Q) { FOREACH_THREAD(x, x, Q) { s[x][y] = in[e * Q * Q + y * Q + x]; } }",
+                    "    __syncthreads();",
+                    "    FOREACH_THREAD(y, y, Q) { FOREACH_THREAD(x, x, Q) { out[e * Q * Q + y * Q + x] = s[y][x]; } }",
+                    "  });", "}")
+    found = [f for f in run(k) if f.rule_id.startswith("LDS")]
+    if row == "Q + 1":
+        assert not found
+        return
+    f = at(found, "LDS-001", 13)
+    assert f.message.startswith("16-way") and "ds_write_b64" in f.message
+    assert "block 16x16x1 from `forall_2d`'s launch of the lambda at line 11" in f.message
+    assert not [x for x in found if x.line == 15]
+    # kept apart from the file's kernel launches, which the host-side wave64 rules read
+    facts = analyze_file(k, make_config(target="gfx942"))
+    assert [(ln.kernel, ln.wrapper, ln.block_dims) for ln in facts.lambda_launches] == [
+        ("transpose", "forall_2d", (16, 16, 1))]
+    assert all(not ln.wrapper for ln in facts.launches)
+
+
 def test_a_changed_dim3_local_is_not_taken_for_its_constructor(tmp_path: Path) -> None:
     # built as 64 tx (32-way if it stayed so), then reassigned to tx: the field is not the constructor's
     k = kernel_file(tmp_path, "__global__ void moved(const float* in) {", "  __shared__ float buf[64 * 64];",

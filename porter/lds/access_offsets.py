@@ -118,7 +118,7 @@ def _launches_of(facts: FileFacts, fn: Function) -> Iterator[Launch]:
     argument the launch leaves dependent, `k<T><<<...>>>` inside a host template, may be any of them)."""
     base_usr = fn.usr.split("<", 1)[0]
     targs = tuple(v for _, v in fn.template_args)
-    for launch in facts.launches:
+    for launch in (*facts.launches, *facts.lambda_launches):
         same = launch.kernel_usr.split("<", 1)[0] == base_usr if launch.kernel_usr else launch.kernel == fn.name
         if same and not (targs and launch.template_args and not _same_arguments(launch.template_args, targs)):
             yield launch
@@ -2161,8 +2161,9 @@ def _substitute(e: Expr, values: dict[str, int]) -> Expr:
 
 
 def function_views(ctx: RuleContext) -> Iterator[FunctionView]:
-    """Functions to analyze: kernels, and device functions that declare their own __shared__ arrays or are
-    passed one (block reductions, tile loaders), or that nobody in the file calls and that exchange values
+    """Functions to analyze: kernels, functions that declare their own __shared__ arrays (device functions, and
+    host functions whose device lambdas do: `forall(n, [=] __device__ (int i) {...})`) or device functions passed
+    one (block reductions, tile loaders), or that nobody in the file calls and that exchange values
     between threads through a pointer parameter (a header's block reduction on its own). Template instantiations
     stand in for their pattern; a pattern without any instantiation is analyzed as written (its dependent values
     stay undetermined)."""
@@ -2189,7 +2190,8 @@ def function_views(ctx: RuleContext) -> Iterator[FunctionView]:
                           (f.usr for f in fv.facts.functions if _dependent_call_of(call, f)))
     for view in views:
         fn = view.fn
-        if fn.kind != "kernel" and not (fn.kind in ("device", "host_device") and fn.usr in owners) and \
+        # a host function that declares __shared__ arrays holds device lambdas (`forall(n, [=] __device__ ...)`)
+        if fn.kind != "kernel" and fn.usr not in owners and \
                 not any(unknown_memory(ctx, fn.usr, pos) for pos in communicating_params(ctx, view)):
             continue
         if not _shadowed(fn, instantiated):
