@@ -235,9 +235,15 @@ def load_corpus(sources: Path = SOURCES, labels_dir: Path = LABELS_DIR) -> Corpu
 
 
 def label_sets(corpus: Corpus) -> list[str]:
-    """The corpus's label sets in scoring order: the tuning set first, then the blind batches by name."""
+    """The corpus's label sets in scoring order: the tuning set first, then the blind batches in the order they
+    were made (heldout, heldout2, ..., heldout10: a name's number compared as a number)."""
     names = {lf.set for lf in corpus.files}
-    return [n for n in (TUNING_SET,) if n in names] + sorted(names - {TUNING_SET})
+    return [n for n in (TUNING_SET,) if n in names] + sorted(names - {TUNING_SET}, key=_batch_order)
+
+
+def _batch_order(name: str) -> tuple[str, int]:
+    stem = name.rstrip("0123456789")
+    return stem, int(name[len(stem):] or 1)
 
 
 def check_text(lf: LabelledFile, text: str) -> list[str]:

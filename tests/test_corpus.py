@@ -73,8 +73,8 @@ def test_bad_labels_are_rejected(tmp_path, edit, message):
 
 def test_heldout_sets_are_separate_and_labelled_both_ways():
     corpus = load_corpus()
-    assert label_sets(corpus) == ["tuning", "heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9"]
-    for name in ("heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9"):
+    assert label_sets(corpus) == ["tuning", "heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10"]
+    for name in ("heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10"):
         batch = [lf for lf in corpus.files if lf.set == name]
         kinds = {(lab.kind, lab.category) for lf in batch for lab in lf.labels}
         assert kinds == {("hazard", "wave64"), ("ok", "wave64"), ("hazard", "lds"), ("ok", "lds")}, name
