@@ -118,8 +118,12 @@ def _launches_of(facts: FileFacts, fn: Function) -> Iterator[Launch]:
     argument the launch leaves dependent, `k<T><<<...>>>` inside a host template, may be any of them)."""
     base_usr = fn.usr.split("<", 1)[0]
     targs = tuple(v for _, v in fn.template_args)
+    overloads = len({f.usr.split("<", 1)[0] for f in facts.functions if f.kind == "kernel" and f.name == fn.name})
     for launch in (*facts.launches, *facts.lambda_launches):
-        same = launch.kernel_usr.split("<", 1)[0] == base_usr if launch.kernel_usr else launch.kernel == fn.name
+        # a launch libclang leaves unresolved (inside a host template) names its kernel by name only: of
+        # overloaded kernels, the one taking as many arguments
+        same = launch.kernel_usr.split("<", 1)[0] == base_usr if launch.kernel_usr else \
+            launch.kernel == fn.name and (len(launch.args) == len(fn.params) or overloads == 1)
         if same and not (targs and launch.template_args and not _same_arguments(launch.template_args, targs)):
             yield launch
 
@@ -842,6 +846,16 @@ class AccessWalker:
             return None  # a scalar: every lane reads the same dword
         elem = decl.elem_bytes or 0
         whole = base.indices == () and base.depth == 0 and not isinstance(base.pointee, _Flat)
+        open_rows = self._open_element(decl, rows=True) if not elem and whole and len(subs) == len(dims) else None
+        if open_rows is not None and all(d is not None for d in dims[1:]):
+            # T tile[16][17] of an open T: the row-major element index, in steps of sizeof(T)
+            linear: Expr = 0
+            for k, e in enumerate(self.expr(s) for s in subs):
+                linear = _add(linear, _mul(e, prod(dims[k + 1:])))  # type: ignore[arg-type]
+            for c in chain:
+                consumed.add(id(c))
+            self._consume_chain(cur, consumed)
+            return decl, _scale(linear, open_rows), None, open_rows
         if not elem and (whole or base.pointee is None):
             raise Undetermined(f"element size of '{decl.name}' is unknown", node)
         if whole and len(subs) < len(dims):
@@ -1059,12 +1073,13 @@ class AccessWalker:
             return None
         return replace(found[0], indices=None, pointee=self._open(self.view.fn, name, types), depth=0)
 
-    def _open_element(self, decl: SharedDecl) -> _Dependent | None:
+    def _open_element(self, decl: SharedDecl, rows: bool = False) -> _Dependent | None:
         """A 1-D array whose element type is a template parameter of the pattern that declares it (`extern
         __shared__ acc_t smem[]` in a template the file never instantiates): read as a flat pointer to the open
         element, whose size comes from the file's evidence (see _open). One of a class template's parameters (a
-        kernel that is a static member of `reduction<T, F>`) has no such evidence in the file."""
-        if decl.elem_bytes or len(decl.dims) != 1:
+        kernel that is a static member of `reduction<T, F>`) has no such evidence in the file. `rows`: a
+        multi-dimensional array too (`T tile[16][17]`, read only through full subscripts, see _access)."""
+        if decl.elem_bytes or (len(decl.dims) != 1 and not rows):
             return None
         fn = self.view.fn if decl.function == self.view.fn.usr else self.facts.function(decl.function)
         name = decl.elem_type.replace("const", "").replace("volatile", "").strip()
@@ -2219,7 +2234,12 @@ def function_blocks(fv: FileView, fn: Function, default: Sequence[int], wave: in
     for f in facts.functions:
         if f.body is not None:
             # instantiations over function arguments share one usr (libclang cannot spell such arguments)
-            callees.setdefault(f.usr, set()).update(n.ref for n in f.body.walk() if n.kind in ("call", "mcall") and n.ref)
+            calls = [n for n in f.body.walk() if n.kind in ("call", "mcall")]
+            callees.setdefault(f.usr, set()).update(n.ref for n in calls if n.ref)
+            # a template kernel's call that depends on its parameters (`helper(A, lda)` with A a T*) names no
+            # function: the helpers of that name and argument count
+            callees[f.usr].update(g.usr for n in calls if not n.ref for g in facts.functions
+                                  if g.kind == "device" and _dependent_call_of(n, g))
     out: dict[tuple[int, int, int], BlockGuess] = {}
     instantiated = _instantiated(facts)
     for k in (f for f in facts.functions if f.kind == "kernel" and not _shadowed(f, instantiated)):
