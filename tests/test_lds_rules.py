@@ -388,6 +388,25 @@ LAMBDA_WRAPPER = (
 )
 
 
+def test_a_block_extent_passed_as_a_kernel_argument_is_that_constant(tmp_path: Path) -> None:
+    # the launch hands its own block width as the tile pitch (blockDim.x of `dim3 blockDim(16, 16, 1)`): the
+    # 17-word rows of a 16x16 block put two rows in a 32-lane phase, 2-way; a block built at run time says nothing
+    lines = ["__global__ void copy(const float* in, float* out, unsigned W) {",
+             "  __shared__ float lbuf[256];",
+             "  lbuf[threadIdx.y * (W + 1) + threadIdx.x] = in[threadIdx.x];",
+             "  __syncthreads();",
+             "  out[threadIdx.x] = lbuf[threadIdx.x * (W + 1) + threadIdx.y];",
+             "}",
+             "void run(const float* in, float* out, int n) {",
+             "  dim3 blockDim(16, 16, 1);",
+             "  copy<<<n, blockDim>>>(in, out, blockDim.x);",
+             "}"]
+    f = at(run(kernel_file(tmp_path, *lines)), "LDS-001", 4)
+    assert f.message.startswith("2-way") and "kernel arguments as every launch passes them: W = 16" in f.message
+    changed = [x.replace("dim3 blockDim(16, 16, 1);", "dim3 blockDim(16, 16, 1); blockDim.x = n;") for x in lines]
+    assert not [x for x in run(kernel_file(tmp_path, *changed)) if x.rule_id == "LDS-001"]
+
+
 @pytest.mark.parametrize("row", ["Q", "Q + 1"])
 def test_device_lambda_takes_the_block_its_launch_wrapper_builds(tmp_path: Path, row: str) -> None:
     # mfem's forall_2D idiom: the shared array lives in a device lambda of a host function, the wrapper passes

@@ -160,6 +160,8 @@ def host_value(fv: FileView, fn_usr: str, node: Node, depth: int = 0) -> int | N
     if depth > MAX_DEPTH:
         return None
     node = strip(node)
+    if node.kind == "member" and node.op in ("x", "y", "z") and node.children:
+        return _dim3_extent(fv, fn_usr, node, depth)
     if node.kind == "binop" and node.op in ("+", "-", "*", "/", "%", "<<", ">>") and len(node.children) == 2:
         a, b = (host_value(fv, fn_usr, c, depth + 1) for c in node.children)
         if a is None or b is None:
@@ -189,6 +191,22 @@ def host_value(fv: FileView, fn_usr: str, node: Node, depth: int = 0) -> int | N
     values = {host_value(fv, caller.fn.usr, args[pos], depth + 1) if pos < len(args) else None
               for usr in callees for caller, args in _call_sites(fv, usr)}
     return values.pop() if len(values) == 1 else None
+
+
+def _dim3_extent(fv: FileView, fn_usr: str, member: Node, depth: int) -> int | None:
+    """`threads.y` of a host `dim3 threads(16, 16)` defined once and never changed (a launch passing the block's
+    own width as an argument: `k<<<g, threads>>>(..., threads.x)`); a missing extent is 1."""
+    base = strip(member.children[0])
+    view = next((v for v in fv.views if v.fn.usr == fn_usr), None)
+    if base.kind != "ref" or view is None or len(view.defs.get(base.ref, [])) != 1:
+        return None
+    ctor = strip(view.defs[base.ref][0])
+    if ctor.kind != "call" or ctor.op != "dim3" or any(
+            n.kind == "binop" and n.op in ("=", *_COMPOUND) and n.children and strip(n.children[0]).kind == "member"
+            and strip(strip(n.children[0]).children[0]).ref == base.ref for n in view.nodes()):
+        return None
+    axis = "xyz".index(member.op)
+    return host_value(fv, fn_usr, ctor.children[axis], depth + 1) if axis < len(ctor.children) else 1
 
 
 def _call_sites(fv: FileView, usr: str) -> Iterator[tuple[FunctionView, tuple[Node, ...]]]:
