@@ -2237,6 +2237,17 @@ def _instantiated(facts: FileFacts) -> set[str]:
     return {f.usr.split("<", 1)[0] for f in facts.functions if f.template_args and f.body is not None}
 
 
+def _reached(usr: str, graphs: tuple[dict[str, set[str]], ...]) -> set[str]:
+    """The functions `usr` calls, directly or through others, along the edges of `graphs`."""
+    seen, todo = set(), [usr]
+    while todo:
+        cur = todo.pop()
+        if cur not in seen:
+            seen.add(cur)
+            todo.extend(c for g in graphs for c in g.get(cur, ()))
+    return seen
+
+
 def _shadowed(fn: Function, instantiated: set[str]) -> bool:
     """A template pattern whose instantiations are analyzed instead."""
     return fn.is_template and fn.usr.split("<", 1)[0] in instantiated
@@ -2249,6 +2260,7 @@ def function_blocks(fv: FileView, fn: Function, default: Sequence[int], wave: in
     if fn.kind == "kernel":
         return kernel_blocks(fv, fn, default, wave)
     callees: dict[str, set[str]] = {}
+    dependent: dict[str, set[str]] = {}
     for f in facts.functions:
         if f.body is not None:
             # instantiations over function arguments share one usr (libclang cannot spell such arguments)
@@ -2256,19 +2268,16 @@ def function_blocks(fv: FileView, fn: Function, default: Sequence[int], wave: in
             callees.setdefault(f.usr, set()).update(n.ref for n in calls if n.ref)
             # a template kernel's call that depends on its parameters (`helper(A, lda)` with A a T*) names no
             # function: the helpers of that name and argument count
-            callees[f.usr].update(g.usr for n in calls if not n.ref for g in facts.functions
-                                  if g.kind == "device" and _dependent_call_of(n, g))
+            dependent.setdefault(f.usr, set()).update(g.usr for n in calls if not n.ref for g in facts.functions
+                                                      if g.kind == "device" and _dependent_call_of(n, g))
     out: dict[tuple[int, int, int], BlockGuess] = {}
     instantiated = _instantiated(facts)
     for k in (f for f in facts.functions if f.kind == "kernel" and not _shadowed(f, instantiated)):
-        seen, todo = set(), [k.usr]
-        while todo:
-            cur = todo.pop()
-            if cur in seen:
-                continue
-            seen.add(cur)
-            todo.extend(callees.get(cur, ()))
-        if fn.usr in seen:
-            for b in kernel_blocks(fv, k, default, wave):
+        direct = fn.usr in _reached(k.usr, (callees,))
+        if not direct and fn.usr not in _reached(k.usr, (callees, dependent)):
+            continue
+        for b in kernel_blocks(fv, k, default, wave):
+            # a call matched by name only lends a block its launch gives, never an assumed one
+            if direct or not b.assumed:
                 out.setdefault(b.dims, replace(b, source=f"{b.source}, for '{fn.name}' called from '{k.name}'"))
     return list(out.values()) or kernel_blocks(fv, fn, default, wave)
