@@ -159,6 +159,31 @@ def test_open_element_type_reached_through_a_dependent_call() -> None:
     assert "block 256x1x1 assumed" in f.message and f.confidence == "low"
 
 
+def test_open_two_dimensional_tile_of_a_helper_takes_the_block_of_its_template_launch(tmp_path: Path) -> None:
+    # an in-place transpose's T tile[16][17] in a helper that a template kernel calls through a dependent call,
+    # launched from a host template with dim3(16, 16): nothing binds T, so 4 bytes are assumed; rows jj and jj + 1
+    # share a 32-lane phase and the +1 pad still leaves lanes 0 and 31 on one bank. The overload taking three
+    # arguments is launched elsewhere and does not lend its block. A 32 x 8 block over [32][33] is conflict-free.
+    lines = ["template <typename T> __device__ void tr(T* A, int lda) {",
+             "  __shared__ T tile[16][17];",
+             "  int ii = threadIdx.x, jj = threadIdx.y;",
+             "  tile[jj][ii] = A[ii + jj * lda];",
+             "  __syncthreads();",
+             "  A[ii + jj * lda] = tile[ii][jj];",
+             "}",
+             "template <typename T> __global__ void k(T* A, int lda) { tr(A, lda); }",
+             "template <typename T> __global__ void k(T* A, int lda, int n) { A[threadIdx.x] = n; }",
+             "template <typename T> void h(T* A, int lda) { k<<<1, dim3(16, 16)>>>(A, lda); }",
+             "template <typename T> void h3(T* A, int lda) { k<<<1, dim3(64, 4)>>>(A, lda, 3); }"]
+    findings = run(kernel_file(tmp_path, *lines))
+    store, load = (at(findings, "LDS-001", n) for n in (5, 7))
+    assert store.message.startswith("2-way") and "lanes 0, 31 to bank 0" in store.message
+    assert OPEN in store.message and load.message.startswith("2-way")
+    assert "[block 16x16x1 from the launch at line 11, for 'tr' called from 'k']" in store.message
+    fixed = [x.replace("[16][17]", "[32][33]").replace("dim3(16, 16)", "dim3(32, 8)") for x in lines]
+    assert not [f for f in run(kernel_file(tmp_path, *fixed)) if f.rule_id.startswith("LDS")]
+
+
 def test_shared_memory_returned_by_a_getter_takes_the_specializations_element_sizes(tmp_path: Path) -> None:
     # `shared.getPointer()` on SharedMemory<U> depends on U: it may run the float or the double specialization,
     # so the store is judged for each; it conflicts for both, the worst (8 bytes, ds_write_b64) shown
@@ -361,6 +386,25 @@ LAMBDA_WRAPPER = (
     "template <typename L> void forall_2d(int n, int X, int Y, L &&body) { wrap2d(n, body, X, Y, 1); }",
     "#define FOREACH_THREAD(i, k, N) for (int i = threadIdx.k; i < N; i += blockDim.k)",
 )
+
+
+def test_a_block_extent_passed_as_a_kernel_argument_is_that_constant(tmp_path: Path) -> None:
+    # the launch hands its own block width as the tile pitch (blockDim.x of `dim3 blockDim(16, 16, 1)`): the
+    # 17-word rows of a 16x16 block put two rows in a 32-lane phase, 2-way; a block built at run time says nothing
+    lines = ["__global__ void copy(const float* in, float* out, unsigned W) {",
+             "  __shared__ float lbuf[256];",
+             "  lbuf[threadIdx.y * (W + 1) + threadIdx.x] = in[threadIdx.x];",
+             "  __syncthreads();",
+             "  out[threadIdx.x] = lbuf[threadIdx.x * (W + 1) + threadIdx.y];",
+             "}",
+             "void run(const float* in, float* out, int n) {",
+             "  dim3 blockDim(16, 16, 1);",
+             "  copy<<<n, blockDim>>>(in, out, blockDim.x);",
+             "}"]
+    f = at(run(kernel_file(tmp_path, *lines)), "LDS-001", 4)
+    assert f.message.startswith("2-way") and "kernel arguments as every launch passes them: W = 16" in f.message
+    changed = [x.replace("dim3 blockDim(16, 16, 1);", "dim3 blockDim(16, 16, 1); blockDim.x = n;") for x in lines]
+    assert not [x for x in run(kernel_file(tmp_path, *changed)) if x.rule_id == "LDS-001"]
 
 
 @pytest.mark.parametrize("row", ["Q", "Q + 1"])

@@ -118,8 +118,12 @@ def _launches_of(facts: FileFacts, fn: Function) -> Iterator[Launch]:
     argument the launch leaves dependent, `k<T><<<...>>>` inside a host template, may be any of them)."""
     base_usr = fn.usr.split("<", 1)[0]
     targs = tuple(v for _, v in fn.template_args)
+    overloads = len({f.usr.split("<", 1)[0] for f in facts.functions if f.kind == "kernel" and f.name == fn.name})
     for launch in (*facts.launches, *facts.lambda_launches):
-        same = launch.kernel_usr.split("<", 1)[0] == base_usr if launch.kernel_usr else launch.kernel == fn.name
+        # a launch libclang leaves unresolved (inside a host template) names its kernel by name only: of
+        # overloaded kernels, the one taking as many arguments
+        same = launch.kernel_usr.split("<", 1)[0] == base_usr if launch.kernel_usr else \
+            launch.kernel == fn.name and (len(launch.args) == len(fn.params) or overloads == 1)
         if same and not (targs and launch.template_args and not _same_arguments(launch.template_args, targs)):
             yield launch
 
@@ -156,6 +160,8 @@ def host_value(fv: FileView, fn_usr: str, node: Node, depth: int = 0) -> int | N
     if depth > MAX_DEPTH:
         return None
     node = strip(node)
+    if node.kind == "member" and node.op in ("x", "y", "z") and node.children:
+        return _dim3_extent(fv, fn_usr, node, depth)
     if node.kind == "binop" and node.op in ("+", "-", "*", "/", "%", "<<", ">>") and len(node.children) == 2:
         a, b = (host_value(fv, fn_usr, c, depth + 1) for c in node.children)
         if a is None or b is None:
@@ -185,6 +191,22 @@ def host_value(fv: FileView, fn_usr: str, node: Node, depth: int = 0) -> int | N
     values = {host_value(fv, caller.fn.usr, args[pos], depth + 1) if pos < len(args) else None
               for usr in callees for caller, args in _call_sites(fv, usr)}
     return values.pop() if len(values) == 1 else None
+
+
+def _dim3_extent(fv: FileView, fn_usr: str, member: Node, depth: int) -> int | None:
+    """`threads.y` of a host `dim3 threads(16, 16)` defined once and never changed (a launch passing the block's
+    own width as an argument: `k<<<g, threads>>>(..., threads.x)`); a missing extent is 1."""
+    base = strip(member.children[0])
+    view = next((v for v in fv.views if v.fn.usr == fn_usr), None)
+    if base.kind != "ref" or view is None or len(view.defs.get(base.ref, [])) != 1:
+        return None
+    ctor = strip(view.defs[base.ref][0])
+    if ctor.kind != "call" or ctor.op != "dim3" or any(
+            n.kind == "binop" and n.op in ("=", *_COMPOUND) and n.children and strip(n.children[0]).kind == "member"
+            and strip(strip(n.children[0]).children[0]).ref == base.ref for n in view.nodes()):
+        return None
+    axis = "xyz".index(member.op)
+    return host_value(fv, fn_usr, ctor.children[axis], depth + 1) if axis < len(ctor.children) else 1
 
 
 def _call_sites(fv: FileView, usr: str) -> Iterator[tuple[FunctionView, tuple[Node, ...]]]:
@@ -842,6 +864,16 @@ class AccessWalker:
             return None  # a scalar: every lane reads the same dword
         elem = decl.elem_bytes or 0
         whole = base.indices == () and base.depth == 0 and not isinstance(base.pointee, _Flat)
+        open_rows = self._open_element(decl, rows=True) if not elem and whole and len(subs) == len(dims) else None
+        if open_rows is not None and all(d is not None for d in dims[1:]):
+            # T tile[16][17] of an open T: the row-major element index, in steps of sizeof(T)
+            linear: Expr = 0
+            for k, e in enumerate(self.expr(s) for s in subs):
+                linear = _add(linear, _mul(e, prod(dims[k + 1:])))  # type: ignore[arg-type]
+            for c in chain:
+                consumed.add(id(c))
+            self._consume_chain(cur, consumed)
+            return decl, _scale(linear, open_rows), None, open_rows
         if not elem and (whole or base.pointee is None):
             raise Undetermined(f"element size of '{decl.name}' is unknown", node)
         if whole and len(subs) < len(dims):
@@ -1059,12 +1091,13 @@ class AccessWalker:
             return None
         return replace(found[0], indices=None, pointee=self._open(self.view.fn, name, types), depth=0)
 
-    def _open_element(self, decl: SharedDecl) -> _Dependent | None:
+    def _open_element(self, decl: SharedDecl, rows: bool = False) -> _Dependent | None:
         """A 1-D array whose element type is a template parameter of the pattern that declares it (`extern
         __shared__ acc_t smem[]` in a template the file never instantiates): read as a flat pointer to the open
         element, whose size comes from the file's evidence (see _open). One of a class template's parameters (a
-        kernel that is a static member of `reduction<T, F>`) has no such evidence in the file."""
-        if decl.elem_bytes or len(decl.dims) != 1:
+        kernel that is a static member of `reduction<T, F>`) has no such evidence in the file. `rows`: a
+        multi-dimensional array too (`T tile[16][17]`, read only through full subscripts, see _access)."""
+        if decl.elem_bytes or (len(decl.dims) != 1 and not rows):
             return None
         fn = self.view.fn if decl.function == self.view.fn.usr else self.facts.function(decl.function)
         name = decl.elem_type.replace("const", "").replace("volatile", "").strip()
@@ -2204,6 +2237,17 @@ def _instantiated(facts: FileFacts) -> set[str]:
     return {f.usr.split("<", 1)[0] for f in facts.functions if f.template_args and f.body is not None}
 
 
+def _reached(usr: str, graphs: tuple[dict[str, set[str]], ...]) -> set[str]:
+    """The functions `usr` calls, directly or through others, along the edges of `graphs`."""
+    seen, todo = set(), [usr]
+    while todo:
+        cur = todo.pop()
+        if cur not in seen:
+            seen.add(cur)
+            todo.extend(c for g in graphs for c in g.get(cur, ()))
+    return seen
+
+
 def _shadowed(fn: Function, instantiated: set[str]) -> bool:
     """A template pattern whose instantiations are analyzed instead."""
     return fn.is_template and fn.usr.split("<", 1)[0] in instantiated
@@ -2216,21 +2260,24 @@ def function_blocks(fv: FileView, fn: Function, default: Sequence[int], wave: in
     if fn.kind == "kernel":
         return kernel_blocks(fv, fn, default, wave)
     callees: dict[str, set[str]] = {}
+    dependent: dict[str, set[str]] = {}
     for f in facts.functions:
         if f.body is not None:
             # instantiations over function arguments share one usr (libclang cannot spell such arguments)
-            callees.setdefault(f.usr, set()).update(n.ref for n in f.body.walk() if n.kind in ("call", "mcall") and n.ref)
+            calls = [n for n in f.body.walk() if n.kind in ("call", "mcall")]
+            callees.setdefault(f.usr, set()).update(n.ref for n in calls if n.ref)
+            # a template kernel's call that depends on its parameters (`helper(A, lda)` with A a T*) names no
+            # function: the helpers of that name and argument count
+            dependent.setdefault(f.usr, set()).update(g.usr for n in calls if not n.ref for g in facts.functions
+                                                      if g.kind == "device" and _dependent_call_of(n, g))
     out: dict[tuple[int, int, int], BlockGuess] = {}
     instantiated = _instantiated(facts)
     for k in (f for f in facts.functions if f.kind == "kernel" and not _shadowed(f, instantiated)):
-        seen, todo = set(), [k.usr]
-        while todo:
-            cur = todo.pop()
-            if cur in seen:
-                continue
-            seen.add(cur)
-            todo.extend(callees.get(cur, ()))
-        if fn.usr in seen:
-            for b in kernel_blocks(fv, k, default, wave):
+        direct = fn.usr in _reached(k.usr, (callees,))
+        if not direct and fn.usr not in _reached(k.usr, (callees, dependent)):
+            continue
+        for b in kernel_blocks(fv, k, default, wave):
+            # a call matched by name only lends a block its launch gives, never an assumed one
+            if direct or not b.assumed:
                 out.setdefault(b.dims, replace(b, source=f"{b.source}, for '{fn.name}' called from '{k.name}'"))
     return list(out.values()) or kernel_blocks(fv, fn, default, wave)
