@@ -3269,11 +3269,18 @@ def wavefront_macro_host(ctx: RuleContext, params: dict[str, Any]) -> Iterator[M
                                 "wave": wave})
     yield from _header_arch_macros_in_host(facts, in_host, printed, wave)
     yield from _host_branch_stops(facts, lines, inactive, wave)
-    for view in (v for v in ctx.view.views if v.fn.kind == "host"):
+    for view in (v for v in ctx.view.views if v.fn.kind == "host" or _host_called_only(ctx.view, v)):
         for node in view.nodes():
             if node.kind == "ref" and node.op == "warpSize" and view.const(node) == W:
                 yield Match(node.loc, {"what": "host code reads the device variable warpSize", "wave": wave})
     yield from _width_calls_in_host(facts, in_host, inactive, printed, wave)
+
+
+def _host_called_only(fv: FileView, view: FunctionView) -> bool:
+    """A __host__ __device__ function that only host code of this file calls (rocSOLVER's cal_wave_size picking
+    a launch's block x): it runs on the host, where warpSize is not the device's width."""
+    callers = list(fv.callers(view)) if view.fn.kind == "host_device" else []
+    return bool(callers) and all(c.fn.kind == "host" for c in callers)
 
 
 def _width_calls_in_host(facts: FileFacts, in_host: Callable[[int], bool], inactive: set[int],
