@@ -410,6 +410,10 @@ def call_args(call: Node) -> tuple[Node, ...]:
 _WAVE_CALLS = frozenset({"warp_size"})
 _WAVE_FIELDS = frozenset({"warpSize", "warp_size", "wavefront_size"})
 _WAVE_ATTRIBUTES = frozenset({"hipDeviceAttributeWarpSize", "cudaDevAttrWarpSize"})
+# The same queries in a line's text, for host code the parse lost (a constructor whose parameter types are in a
+# header not read): `dev_prop.warpSize`, `->wavefront_size`, the attribute, `warp_size()`.
+DEVICE_WAVE_TEXT = re.compile(rf"(?:\.|->)\s*(?:{'|'.join(sorted(_WAVE_FIELDS))})\b|\b(?:{'|'.join(sorted(_WAVE_ATTRIBUTES))})\b"
+                              rf"|\b(?:{'|'.join(sorted(_WAVE_CALLS))})\s*\(\s*\)")
 
 
 def device_wave_vars(view: FunctionView) -> frozenset[str]:

@@ -18,7 +18,7 @@ from weakref import WeakKeyDictionary
 from porter.facts import Diagnostic, FileFacts, Launch, Loc, MacroUse, Node, Param, from_byte_text, undeclared_identifier
 from porter.findings import Edit, Match
 from porter.fact_queries import (BIT_OPS_32, LANE32, LANEW, MASK_PRODUCERS, SHUFFLES, SYNC_WITH_MASK, TID, TORCH_WAVE, W,
-                       W_HALF, W_MINUS_1, WARP32, WARPW, WAVE_WIDE, FileView, FunctionView, call_args,
+                       W_HALF, W_MINUS_1, WARP32, WARPW, WAVE_WIDE, DEVICE_WAVE_TEXT, FileView, FunctionView, call_args,
                        device_wave_vars, host_wave_value, int_bits, involves_device_wave, is_32bit_int, is_64bit,
                        is_device_wave_query, same_expr, shuffle_parts, strip, undeclared_shuffle,
                        undeclared_warp_reduce, width_shadowed_at)
@@ -2300,6 +2300,7 @@ def host_launch_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
     yield from _partial_wave_blocks(fv, target)
     yield from _launch_bounds_per_32(fv, target)
     yield from _wave_count_divisors(fv, target)
+    yield from _block_sizes_stepped_by_32(fv.facts, target)
     hosts = {v.fn.usr: v for v in fv.views}
     wave_of: dict[str, dict[tuple[str, ...], Node]] = {}
     for launch in facts.launches:
@@ -2528,6 +2529,39 @@ def _mismatch_words(var: str, width: int, case: str, kernel: str, line: int, fou
             f"'{kernel}', which line {line} instantiates with {param} = {value}: that kernel takes threadIdx.x as "
             f"its lane and shuffles with width {param} (line {shuffle.loc.line}), so threads {value}-{width - 1} of "
             f"each row index past its {value}-lane group and reduce apart from it")
+
+
+# A host tuner's block-size candidates 32, 64, 96, ... up to a bound: a counted loop from 32 stepping by 32
+# (`for (b = 32; b <= 1024; b += 32)`) or a (start, end, step) argument triple (`Autotuner(32, 1024, 32, ...)`).
+_STEP_32_LOOP = re.compile(r"\bfor\s*\((?:[\w:]+\s+)*(\w+)\s*=\s*32\s*;\s*\1\s*<=?\s*(\d+)\s*;\s*\1\s*\+=\s*32\s*\)")
+_STEP_32_RANGE = re.compile(r"\(\s*32\s*,\s*(\d+)\s*,\s*32\s*[,)]")
+_NEAR_QUERY = 40   # lines either side: the query and the candidates are one constructor's tuner set-up
+
+
+def _block_sizes_stepped_by_32(facts: FileFacts, target: Target) -> Iterator[Match]:
+    """Host code that asks the device for its wavefront width (HOOMD's dev_prop.warpSize for the tuner's
+    threads-per-particle list) and next to it steps block-size candidates by a hard-coded 32: the odd multiples of
+    32 (32, 96, 160, ...) are partial 64-lane wavefronts, and a 32-thread block holds no group of the 64 lanes
+    the same tuner pairs it with. Read from the text: such set-up code is often a constructor the parse lost (its
+    parameter types are declared in headers not read). Device code and skipped branches are left out; a bound
+    of at most 64 (a (32, 32, 32) tile shape) is no range of block sizes."""
+    wave = target.wave_size
+    device = {i for fn in facts.functions if fn.kind in ("kernel", "device") and fn.loc.path == facts.path
+              for i in range(fn.loc.line, fn.loc.end_line + 1)}
+    skipped = set(facts.inactive_lines)
+    code = {i: text for i, text in _code_lines(facts) if i not in skipped and i not in device}
+    queries = [i for i, text in code.items() if DEVICE_WAVE_TEXT.search(text)]
+    for i, text in code.items():
+        for m in [*_STEP_32_LOOP.finditer(text), *_STEP_32_RANGE.finditer(text)]:
+            bound = int(m.group(m.re.groups))
+            near = next((q for q in queries if abs(q - i) <= _NEAR_QUERY), None)
+            if bound <= wave or bound % wave or near is None:
+                continue
+            yield Match(Loc(facts.path, i, m.start() + 1, i, m.end() + 1),
+                        {"what": f"block sizes step by a hard-coded 32 up to {bound} ('{m.group(0).strip()}'), next "
+                                 f"to the device's width asked at run time (line {near}): every other candidate "
+                                 f"(32, 96, 160, ...) is a partial wavefront", "wave": str(wave)},
+                        confidence="medium")
 
 
 def _width_mismatch(fv: FileView, target: Target) -> Iterator[Match]:
@@ -2782,6 +2816,10 @@ def warpsize_constant(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Matc
         yield Match(Loc(facts.path, d.loc.line, spot.start() + 1, d.loc.line, spot.end() + 1),
                     {"use": d.message.split(";")[0], "wave": str(target.wave_size)})
     use = re.compile(rf"\b(?:{'|'.join([names, *sorted(rocm)])})\b|{_ROCM_WAVE}")
+    # a width function's own name where it is defined (`constexpr int bx() { return warpSize * 2; }`) is no use
+    # of it: the warpSize its body reads is, and is reported on its line
+    defined = {(f.name, f.where) for f in facts.value_functions if f.reads_width}
+    base = Path(facts.path).name
     found: list[Match] = []
     for m in [*_torch_width_constant(facts, target),
               *_warpsize_constant_in_lost_lines(facts, target, use),
@@ -2792,6 +2830,8 @@ def warpsize_constant(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Matc
             continue   # a project constant of that name (`const int warpSize = 64;`), not the builtin
         if constant(_text(facts, m.loc)):
             continue   # rocPRIM's width function whose definition the parse saw returns a constant
+        if (_text(facts, m.loc), f"{base}:{m.loc.line}") in defined:
+            continue
         if (m.loc.line, m.loc.col) not in seen:   # a template's line libclang could not parse comes twice
             seen.add((m.loc.line, m.loc.col))
             found.append(m)
@@ -3229,11 +3269,18 @@ def wavefront_macro_host(ctx: RuleContext, params: dict[str, Any]) -> Iterator[M
                                 "wave": wave})
     yield from _header_arch_macros_in_host(facts, in_host, printed, wave)
     yield from _host_branch_stops(facts, lines, inactive, wave)
-    for view in (v for v in ctx.view.views if v.fn.kind == "host"):
+    for view in (v for v in ctx.view.views if v.fn.kind == "host" or _host_called_only(ctx.view, v)):
         for node in view.nodes():
             if node.kind == "ref" and node.op == "warpSize" and view.const(node) == W:
                 yield Match(node.loc, {"what": "host code reads the device variable warpSize", "wave": wave})
     yield from _width_calls_in_host(facts, in_host, inactive, printed, wave)
+
+
+def _host_called_only(fv: FileView, view: FunctionView) -> bool:
+    """A __host__ __device__ function that only host code of this file calls (rocSOLVER's cal_wave_size picking
+    a launch's block x): it runs on the host, where warpSize is not the device's width."""
+    callers = list(fv.callers(view)) if view.fn.kind == "host_device" else []
+    return bool(callers) and all(c.fn.kind == "host" for c in callers)
 
 
 def _width_calls_in_host(facts: FileFacts, in_host: Callable[[int], bool], inactive: set[int],
