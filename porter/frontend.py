@@ -1839,7 +1839,7 @@ class _Extractor:
         held = _held_array(t) if not dims else None
         if held is not None:
             t, dims = held[0], [held[1]]
-        elem_bytes = _size(t)
+        elem_bytes = None if _unknown_element(c, t) else _size(t)
         total = None
         if elem_bytes and dims and all(d is not None for d in dims):
             total = elem_bytes
@@ -2389,6 +2389,14 @@ def _held_pattern(t: ci.Type) -> tuple[ci.Type, None] | None:
         return (elem, None) if _size(elem) else None
     arg = t.get_template_argument_type(pos) if pos < t.get_num_template_arguments() else None
     return (arg, None) if arg is not None and arg.kind != ci.TypeKind.INVALID else None
+
+
+def _unknown_element(decl: ci.Cursor, elem: ci.Type) -> bool:
+    """An element type no header declared (`uchar` from a missing OpenCL-style typedef header): clang marks the
+    declaration invalid and reads the type as int, so its size is unknown, not 4 bytes. An invalid bound
+    (`float s[1024 / warpSize]`) leaves a written element type alone."""
+    return (elem.spelling == "int" and bool(_RAW.clang_isInvalidDeclaration(decl))
+            and not any(tok.spelling == "int" for tok in decl.get_tokens()))
 
 
 def _size(t: ci.Type) -> int | None:
