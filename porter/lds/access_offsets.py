@@ -891,6 +891,10 @@ class AccessWalker:
             p = _peel(base)
             width = int(p.ref) if p.kind == "cast" and p.ref else 0
         width = width or fallback
+        if width > 16 and width % 16 == 0:
+            # a whole 32-byte slot (double4): clang emits one 16-byte access per half, and the second half is the
+            # first one's banks shifted by 4 for every lane, so the first 16-byte access has the slot's degree
+            width = 16
         if width not in (1, 2, 4, 8, 16):
             raise Undetermined(f"an access of {width or 'unknown'} bytes per lane is split into several LDS "
                                "instructions; not modelled", node)
