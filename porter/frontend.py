@@ -1198,7 +1198,7 @@ class _Extractor:
         self.current_fn, self.current_name, self.current_targs = fid, _spelling(c), targs
         body = self.convert(body_cursor) if body_cursor is not None else None
         if body is not None and self.errors:
-            body = self._recover(body, body_cursor)  # type: ignore[arg-type]
+            body = self._recover(body, body_cursor, params)  # type: ignore[arg-type]
         self.current_fn = ""
         if fkind == "host" and self._calls_hip_cross_lane(fid):
             # HIP's cross-lane intrinsics are device-only: a "host" function that calls them lost its qualifier
@@ -1251,7 +1251,7 @@ class _Extractor:
                 self.launches[i] = replace(ln, block_dims=dims, block_source=source)  # type: ignore[arg-type]
 
     # -- what libclang dropped, read from tokens
-    def _recover(self, body: Node, body_cursor: ci.Cursor) -> Node:
+    def _recover(self, body: Node, body_cursor: ci.Cursor, params: tuple[Param, ...]) -> Node:
         """Repair a body that has parse errors inside it: initializers libclang dropped, calls of unresolved names
         (kept without their callee), and statements it dropped whole are read from the body's tokens."""
         ext = body_cursor.extent
@@ -1260,7 +1260,10 @@ class _Extractor:
         if not errors:
             return body
         toks, at = self._body_tokens(ext)
-        names = {n.op: (n.ref, n.type) for n in body.walk() if n.kind in ("decl", "ref") and n.op and n.ref}
+        # a parameter whose every use clang dropped (`sh_ninter[4 * tid] = nl` with `nl` of an undeclared type)
+        # is still the function's parameter in the statements read from tokens
+        names = {p.name: (p.ref, p.type) for p in params if p.name and p.ref}
+        names.update((n.op, (n.ref, n.type)) for n in body.walk() if n.kind in ("decl", "ref") and n.op and n.ref)
         repaired = _Repair(self, toks, at, names, errors).node(body)
         spans = {(n.loc.line, n.loc.end_line) for n in repaired.walk()
                  if n.loc.line and n.kind not in ("block", "for", "while", "do", "if", "switch")}
@@ -1609,6 +1612,10 @@ class _Extractor:
             op = name or _spelling(children[0]) or _member_name(children[0])
             node = Node("mcall", op=op, type=_type_spelling(c), ref=rid, loc=loc, children=(base,) + args)
         else:
+            if not intrinsic and inlined is None and len(args) < len(aligned):
+                # an argument clang could not type (a parameter of a type no header declared) keeps its place,
+                # so that argument positions still match the callee's parameters
+                args = tuple(k if k is not None else Node("empty", loc=loc) for k in aligned)
             node = Node("call", op=name, type=_type_spelling(c), ref=rid, loc=loc, children=args)
         held = self._held_array_use(node, c, loc) if name.startswith("operator") else None
         if held is not None:
