@@ -1846,7 +1846,7 @@ class _Extractor:
         held = _held_array(t) if not dims else None
         if held is not None:
             t, dims = held[0], [held[1]]
-        elem_bytes = None if _unknown_element(c, t) else _size(t)
+        elem_bytes = _element_bytes(self.tu, c, t)
         total = None
         if elem_bytes and dims and all(d is not None for d in dims):
             total = elem_bytes
@@ -2398,12 +2398,26 @@ def _held_pattern(t: ci.Type) -> tuple[ci.Type, None] | None:
     return (arg, None) if arg is not None and arg.kind != ci.TypeKind.INVALID else None
 
 
-def _unknown_element(decl: ci.Cursor, elem: ci.Type) -> bool:
-    """An element type no header declared (`uchar` from a missing OpenCL-style typedef header): clang marks the
-    declaration invalid and reads the type as int, so its size is unknown, not 4 bytes. An invalid bound
-    (`float s[1024 / warpSize]`) leaves a written element type alone."""
-    return (elem.spelling == "int" and bool(_RAW.clang_isInvalidDeclaration(decl))
-            and not any(tok.spelling == "int" for tok in decl.get_tokens()))
+# OpenCL C's built-in unsigned scalar names, which code ported from OpenCL (vision kernels) keeps as typedefs of a
+# project header; glibc declares ushort/uint/ulong, so only uchar is commonly undeclared in a partial parse
+_OPENCL_SCALAR_BYTES = {"uchar": 1, "ushort": 2, "uint": 4, "ulong": 8}
+
+
+def _element_bytes(tu: ci.TranslationUnit, decl: ci.Cursor, elem: ci.Type) -> int | None:
+    """The element size of a __shared__ declaration. An element type no header declared (`uchar` from a missing
+    header) makes the declaration invalid and clang reads the type as int: its size is then that of the OpenCL
+    scalar it is spelled as, or unknown, not 4 bytes. An invalid bound (`float s[1024 / warpSize]`) leaves a
+    written element type alone."""
+    if elem.spelling != "int" or not _RAW.clang_isInvalidDeclaration(decl):
+        return _size(elem)
+    # from the start of the declaration's line: an extent that begins in a macro (`__shared__`) tokenizes to nothing
+    where = decl.location
+    line = ci.SourceRange.from_locations(ci.SourceLocation.from_position(tu, where.file, where.line, 1),
+                                         decl.extent.end) if where.file is not None else decl.extent
+    spelled = [tok.text for tok in _tokens(tu, line)]
+    if "int" in spelled:
+        return _size(elem)
+    return next((_OPENCL_SCALAR_BYTES[w] for w in spelled if w in _OPENCL_SCALAR_BYTES), None)
 
 
 def _size(t: ci.Type) -> int | None:
