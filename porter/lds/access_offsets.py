@@ -1138,13 +1138,15 @@ class AccessWalker:
                 continue
             pos, by_thread = moved
             ops = self._ops(node)
-            where = _form(node.children[0] if sub is None else sub)
+            # in a loop the same spelling can name another thread's element on the next iteration (a bitonic step)
+            looped = any(a.kind in ("for", "while", "do") for a in self.view.ancestors(node))
+            where = ("loop", id(node)) if looped else _form(node.children[0] if sub is None else sub)
             if "write" in ops and (by_thread or (sub is not None and self.view.depends_on_thread(sub))):
                 writes.setdefault(pos, set()).add(where)
             if "read" in ops:
                 reads.setdefault(pos, set()).add(where)
-        # a thread that reads back only the elements it wrote itself (`a[2 * tid] = temp[2 * tid] + a[2 * tid]`
-        # on a global array updated in place) exchanges nothing through the pointer
+        # a thread that reads back only the elements it wrote itself, outside loops (`a[2 * tid] = temp[2 * tid] +
+        # a[2 * tid]` on a global array updated in place) exchanges nothing through the pointer
         return frozenset(pos for pos, at in writes.items() if reads.get(pos, set()) - at)
 
     def _moved_param(self, ptr: Node) -> tuple[int, bool] | None:
