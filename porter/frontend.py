@@ -1198,7 +1198,7 @@ class _Extractor:
         self.current_fn, self.current_name, self.current_targs = fid, _spelling(c), targs
         body = self.convert(body_cursor) if body_cursor is not None else None
         if body is not None and self.errors:
-            body = self._recover(body, body_cursor)  # type: ignore[arg-type]
+            body = self._recover(body, body_cursor, params)  # type: ignore[arg-type]
         self.current_fn = ""
         if fkind == "host" and self._calls_hip_cross_lane(fid):
             # HIP's cross-lane intrinsics are device-only: a "host" function that calls them lost its qualifier
@@ -1251,7 +1251,7 @@ class _Extractor:
                 self.launches[i] = replace(ln, block_dims=dims, block_source=source)  # type: ignore[arg-type]
 
     # -- what libclang dropped, read from tokens
-    def _recover(self, body: Node, body_cursor: ci.Cursor) -> Node:
+    def _recover(self, body: Node, body_cursor: ci.Cursor, params: tuple[Param, ...]) -> Node:
         """Repair a body that has parse errors inside it: initializers libclang dropped, calls of unresolved names
         (kept without their callee), and statements it dropped whole are read from the body's tokens."""
         ext = body_cursor.extent
@@ -1260,7 +1260,10 @@ class _Extractor:
         if not errors:
             return body
         toks, at = self._body_tokens(ext)
-        names = {n.op: (n.ref, n.type) for n in body.walk() if n.kind in ("decl", "ref") and n.op and n.ref}
+        # a parameter whose every use clang dropped (`sh_ninter[4 * tid] = nl` with `nl` of an undeclared type)
+        # is still the function's parameter in the statements read from tokens
+        names = {p.name: (p.ref, p.type) for p in params if p.name and p.ref}
+        names.update((n.op, (n.ref, n.type)) for n in body.walk() if n.kind in ("decl", "ref") and n.op and n.ref)
         repaired = _Repair(self, toks, at, names, errors).node(body)
         spans = {(n.loc.line, n.loc.end_line) for n in repaired.walk()
                  if n.loc.line and n.kind not in ("block", "for", "while", "do", "if", "switch")}
@@ -1609,6 +1612,10 @@ class _Extractor:
             op = name or _spelling(children[0]) or _member_name(children[0])
             node = Node("mcall", op=op, type=_type_spelling(c), ref=rid, loc=loc, children=(base,) + args)
         else:
+            if not intrinsic and inlined is None and len(args) < len(aligned):
+                # an argument clang could not type (a parameter of a type no header declared) keeps its place,
+                # so that argument positions still match the callee's parameters
+                args = tuple(k if k is not None else Node("empty", loc=loc) for k in aligned)
             node = Node("call", op=name, type=_type_spelling(c), ref=rid, loc=loc, children=args)
         held = self._held_array_use(node, c, loc) if name.startswith("operator") else None
         if held is not None:
@@ -1839,7 +1846,7 @@ class _Extractor:
         held = _held_array(t) if not dims else None
         if held is not None:
             t, dims = held[0], [held[1]]
-        elem_bytes = _size(t)
+        elem_bytes = _element_bytes(self.tu, c, t)
         total = None
         if elem_bytes and dims and all(d is not None for d in dims):
             total = elem_bytes
@@ -2389,6 +2396,28 @@ def _held_pattern(t: ci.Type) -> tuple[ci.Type, None] | None:
         return (elem, None) if _size(elem) else None
     arg = t.get_template_argument_type(pos) if pos < t.get_num_template_arguments() else None
     return (arg, None) if arg is not None and arg.kind != ci.TypeKind.INVALID else None
+
+
+# OpenCL C's built-in unsigned scalar names, which code ported from OpenCL (vision kernels) keeps as typedefs of a
+# project header; glibc declares ushort/uint/ulong, so only uchar is commonly undeclared in a partial parse
+_OPENCL_SCALAR_BYTES = {"uchar": 1, "ushort": 2, "uint": 4, "ulong": 8}
+
+
+def _element_bytes(tu: ci.TranslationUnit, decl: ci.Cursor, elem: ci.Type) -> int | None:
+    """The element size of a __shared__ declaration. An element type no header declared (`uchar` from a missing
+    header) makes the declaration invalid and clang reads the type as int: its size is then that of the OpenCL
+    scalar it is spelled as, or unknown, not 4 bytes. An invalid bound (`float s[1024 / warpSize]`) leaves a
+    written element type alone."""
+    if elem.spelling != "int" or not _RAW.clang_isInvalidDeclaration(decl):
+        return _size(elem)
+    # from the start of the declaration's line: an extent that begins in a macro (`__shared__`) tokenizes to nothing
+    where = decl.location
+    line = ci.SourceRange.from_locations(ci.SourceLocation.from_position(tu, where.file, where.line, 1),
+                                         decl.extent.end) if where.file is not None else decl.extent
+    spelled = [tok.text for tok in _tokens(tu, line)]
+    if "int" in spelled:
+        return _size(elem)
+    return next((_OPENCL_SCALAR_BYTES[w] for w in spelled if w in _OPENCL_SCALAR_BYTES), None)
 
 
 def _size(t: ci.Type) -> int | None:

@@ -952,3 +952,103 @@ def test_reference_to_a_shared_element_is_accessed_where_it_is_used(tmp_path: Pa
     flat = tmp_path / "flat.hip"
     flat.write_text(path.read_text().replace("double val; long loc;", "double val;"))
     assert not [f for f in run(flat) if f.rule_id.startswith("LDS")]
+
+
+def test_undeclared_element_type_is_not_read_as_int(tmp_path: Path) -> None:
+    """`__shared__ uchar lbuf[...]` without the header that declares uchar: clang reads the element as int. The
+    OpenCL scalar name gives its size (1 byte), so 8-byte rows of a byte buffer are contiguous per phase; an
+    element type of any other undeclared name has no size and is not judged."""
+    lines = ("__global__ void __launch_bounds__(256) box(uint2* out, const uint2* in) {",
+             "  __shared__ uchar lbuf[2448];",
+             "  int lx = threadIdx.x % 16, ly = threadIdx.x / 16;",
+             "  *((uint2 *)(&lbuf[ly * 136 + (lx << 3)])) = in[threadIdx.x];",
+             "  __syncthreads();",
+             "  out[threadIdx.x] = *((uint2 *)(&lbuf[ly * 136 + (lx << 3) + 136]));",
+             "}")
+    path = kernel_file(tmp_path, *lines)
+    decl = next(d for d in analyze_file(path, make_config(target="gfx942")).shared if d.name == "lbuf")
+    assert decl.elem_bytes == 1
+    assert not [f for f in run(path) if f.rule_id.startswith("LDS")]
+    # read as 4-byte ints the same index would be a 32-byte lane stride: 4-way
+    as_int = tmp_path / "as_int.hip"
+    as_int.write_text(path.read_text().replace("uchar lbuf", "int lbuf"))
+    assert "4-way" in at(run(as_int), "LDS-001", 5).message
+    other = tmp_path / "other.hip"
+    other.write_text(path.read_text().replace("uchar lbuf", "pixel_t lbuf"))
+    assert next(d for d in analyze_file(other, make_config(target="gfx942")).shared).elem_bytes is None
+    assert not [f for f in run(other) if f.rule_id.startswith("LDS")]
+
+
+def test_a_32_byte_slot_is_judged_as_its_16_byte_halves(tmp_path: Path) -> None:
+    """A whole double4 store per lane (hoomd's Scalar4 sums) is two ds_write_b128 at a 32-byte lane stride: each
+    8-lane phase reuses four banks at two addresses, 2-way; a 16-byte slot (float4) is conflict-free."""
+    path = kernel_file(tmp_path,
+                       "__global__ void __launch_bounds__(256) sums(const double4* in, double* out) {",
+                       "  extern __shared__ double4 sdata[];",
+                       "  sdata[threadIdx.x] = in[threadIdx.x];",
+                       "  __syncthreads();",
+                       "  out[threadIdx.x] = sdata[255 - threadIdx.x].w;",
+                       "}")
+    f = at(run(path), "LDS-001", 4)
+    assert f.message.startswith("2-way") and "ds_write_b128" in f.message
+    narrow = tmp_path / "narrow.hip"
+    narrow.write_text(path.read_text().replace("double4", "float4").replace("double*", "float*"))
+    assert not [f for f in run(narrow) if f.rule_id == "LDS-001" and f.line == 4]
+
+
+def test_shared_arrays_passed_to_a_helper_with_an_undeclared_parameter_type(tmp_path: Path) -> None:
+    """rocSOLVER's bisection helper takes `rocblas_int` parameters whose header is missing: the call keeps its
+    argument positions, and statements clang dropped (they use such values) still name the helper's parameters,
+    so the 4-element lane stride of `sh_ninter[4 * tid]` is found in the helper as called by the kernel."""
+    path = kernel_file(tmp_path,
+                       "template <int DIM, typename T>",
+                       "__device__ void run(const int tid, const rocblas_int n, T* out, T* sh_inter, int* sh_ninter) {",
+                       "  rocblas_int nl = n;",
+                       "  if (tid < n) {",
+                       "    sh_inter[4 * tid] = out[tid];",
+                       "    sh_ninter[4 * tid] = nl;",
+                       "  }",
+                       "  __syncthreads();",
+                       "  out[tid] = sh_inter[4 * tid + 1];",
+                       "}",
+                       "template <typename T>",
+                       "__global__ void __launch_bounds__(128) kern(T* out, const rocblas_int n) {",
+                       "  __shared__ T sh_inter[4 * 128];",
+                       "  __shared__ int sh_ninter[4 * 128];",
+                       "  run<2>(threadIdx.x, n, out, sh_inter, sh_ninter);",
+                       "}")
+    findings = run(path)
+    assert "4-way" in at(findings, "LDS-001", 7).message
+    assert "'sh_ninter' (as called at line 16)" in at(findings, "LDS-001", 7).message
+    assert "4-way" in at(findings, "LDS-001", 6).message
+    spread = tmp_path / "spread.hip"
+    spread.write_text(path.read_text().replace("4 * tid", "tid"))
+    assert not [f for f in run(spread) if f.rule_id == "LDS-001"]
+
+
+def test_uncalled_scan_helper_over_a_typedef_pointer(tmp_path: Path) -> None:
+    """SuperLU's incScan(pfx_dtype* inOut, pfx_dtype* temp, n) (typedef int pfx_dtype), called from another file:
+    `temp` exchanges values between threads (Blelloch sweeps at offset*(2t+1)-1) and is judged as shared memory
+    of ints; `inOut`, read and written by each thread at its own elements only, is not taken for shared memory."""
+    path = kernel_file(tmp_path,
+                       "typedef int pfx_dtype;",
+                       "__device__ void incScan(pfx_dtype* inOut, pfx_dtype* temp, int n) {",
+                       "  int t = threadIdx.x;",
+                       "  int offset = 1;",
+                       "  temp[2 * t] = inOut[2 * t];",
+                       "  for (int d = n >> 1; d > 0; d >>= 1) {",
+                       "    __syncthreads();",
+                       "    if (t < d) {",
+                       "      int ai = offset * (2 * t + 1) - 1;",
+                       "      int bi = offset * (2 * t + 2) - 1;",
+                       "      temp[bi] += temp[ai];",
+                       "    }",
+                       "    offset *= 2;",
+                       "  }",
+                       "  __syncthreads();",
+                       "  inOut[2 * t] = temp[2 * t] + inOut[2 * t];",
+                       "}")
+    findings = run(path)
+    f = at(findings, "LDS-001", 12)
+    assert "'temp' taken for shared memory" in f.message
+    assert not [f for f in findings if "'inOut'" in f.message]

@@ -923,6 +923,10 @@ class AccessWalker:
             p = _peel(base)
             width = int(p.ref) if p.kind == "cast" and p.ref else 0
         width = width or fallback
+        if width > 16 and width % 16 == 0:
+            # a whole 32-byte slot (double4): clang emits one 16-byte access per half, and the second half is the
+            # first one's banks shifted by 4 for every lane, so the first 16-byte access has the slot's degree
+            width = 16
         if width not in (1, 2, 4, 8, 16):
             raise Undetermined(f"an access of {width or 'unknown'} bytes per lane is split into several LDS "
                                "instructions; not modelled", node)
@@ -1153,8 +1157,8 @@ class AccessWalker:
         if fn.kind not in ("device", "host_device") or fn.body is None or \
                 not any(n.kind == "call" and n.op in BARRIERS for n in fn.body.walk()):
             return frozenset()
-        writes: set[int] = set()
-        reads: set[int] = set()
+        writes: dict[int, set[tuple]] = {}
+        reads: dict[int, set[tuple]] = {}
         for node in self.view.nodes():
             if node.kind == "index" and len(node.children) == 2:
                 ptr, sub = node.children[0], node.children[1]
@@ -1167,11 +1171,16 @@ class AccessWalker:
                 continue
             pos, by_thread = moved
             ops = self._ops(node)
+            # in a loop the same spelling can name another thread's element on the next iteration (a bitonic step)
+            looped = any(a.kind in ("for", "while", "do") for a in self.view.ancestors(node))
+            where = ("loop", id(node)) if looped else _form(node.children[0] if sub is None else sub)
             if "write" in ops and (by_thread or (sub is not None and self.view.depends_on_thread(sub))):
-                writes.add(pos)
+                writes.setdefault(pos, set()).add(where)
             if "read" in ops:
-                reads.add(pos)
-        return frozenset(writes & reads)
+                reads.setdefault(pos, set()).add(where)
+        # a thread that reads back only the elements it wrote itself, outside loops (`a[2 * tid] = temp[2 * tid] +
+        # a[2 * tid]` on a global array updated in place) exchanges nothing through the pointer
+        return frozenset(pos for pos, at in writes.items() if reads.get(pos, set()) - at)
 
     def _moved_param(self, ptr: Node) -> tuple[int, bool] | None:
         """(position, whether the offset differs between threads) when the pointer `ptr` is one of this function's
@@ -1202,8 +1211,10 @@ class AccessWalker:
         param = self.view.fn.params[pos]
         if pos not in communicating_params(self.ctx, self.view):
             return None
-        pointee = param.type.replace("const", "").replace("__restrict__", "").strip()[:-1].strip()
-        size = _SCALAR_BYTES.get(pointee)
+        pointee, canonical = (t.replace("const", "").replace("__restrict__", "").strip()[:-1].strip()
+                              for t in (param.type, param.canonical))
+        # a typedef of a scalar (`typedef int pfx_dtype`) has the size of the type it names
+        size = _SCALAR_BYTES.get(pointee) or _SCALAR_BYTES.get(canonical)
         # a member of a class template has no template parameters of its own, but its parameter's canonical type
         # says the pointee depends on the class's (`Scalar*` = `typename type-parameter-0-0::value_type *`)
         dependent = self.view.fn.is_template or DEPENDENT_TYPE in param.canonical
@@ -1371,7 +1382,7 @@ class AccessWalker:
                 return after[1] if after is not None and (node.loc.line, node.loc.col) >= after[0] else \
                     lp.carried[ref]
         defs = self.view.defs.get(ref, [])
-        if ref in self.mutations and (settled := self._value_at(node, ref)) is not None:
+        if ref in self.mutations and (settled := self._value_at(node, ref, depth)) is not None:
             return settled
         if (ref in self.mutations or len(defs) > 1) and self._uniform(ref, defs):
             self.changing[f"u:{node.op}"] = ref
@@ -1648,7 +1659,7 @@ class AccessWalker:
     def _within(self, node: Node, outer: Node) -> bool:
         return any(a is outer for a in self.view.ancestors(node))
 
-    def _value_at(self, at: Node, ref: str) -> Expr | None:
+    def _value_at(self, at: Node, ref: str, depth: int = 0) -> Expr | None:
         """The value `ref` has where `at` (a loop, or a read) starts, from what last changed it before: its one
         definition when that and a step in the loop `at` are all it has; else the definition that last precedes
         `at` standing unconditionally in a block around it (`stride = N / 2;` before a down-sweep after an
@@ -1658,7 +1669,7 @@ class AccessWalker:
         defs = self.view.defs.get(ref, [])
         muts = self.mutations.get(ref, [])
         if at.kind in ("for", "while") and len(defs) == 1 and len(muts) == 1 and self._within(muts[0], at):
-            return self._value_or_none(defs[0])
+            return self._value_or_none(defs[0], depth)
         start = (at.loc.line, at.loc.col)
         sites = [(n.loc.line, n.loc.col, n) for n in (*defs, *muts) if not self._within(n, at)]
         before = [x for x in sites if x[:2] < start]
@@ -1683,11 +1694,11 @@ class AccessWalker:
         loops = [a for a in self.view.ancestors(at) if a.kind in ("for", "while", "do")]
         if any(self._within(n, lp) for _, _, n in sites if n is not last for lp in loops):
             return None
-        return settled if settled is not None else self._value_or_none(last)
+        return settled if settled is not None else self._value_or_none(last, depth)
 
-    def _value_or_none(self, node: Node) -> Expr | None:
+    def _value_or_none(self, node: Node, depth: int) -> Expr | None:
         try:
-            return self.expr(node)
+            return self.expr(node, depth + 1)   # the caller's depth: definitions can refer to each other in a cycle
         except Undetermined:
             return None  # a float accumulator, a loaded value: not an index this model follows
 
@@ -2059,6 +2070,12 @@ def _at_the_argument(node: Node, param: str) -> bool:
 def _short(node: Node) -> str:
     """file:line of a node, the file by its name only (a helper's header, in a message)."""
     return f"{node.loc.path.rsplit('/', 1)[-1]}:{node.loc.line}"
+
+
+def _form(node: Node) -> tuple:
+    """An expression's shape without positions or types: two subscripts spelled alike have the same form."""
+    node = _peel(node)
+    return (node.kind, node.op, node.value, node.ref, tuple(_form(k) for k in node.children))
 
 
 def _peel(node: Node) -> Node:
