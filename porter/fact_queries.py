@@ -153,6 +153,10 @@ def _declaration_end(lines: tuple[str, ...], first: int, col: int) -> int:
     return len(lines)
 
 
+# the operators that make a lane or group id of a thread id (`tid % 32`, `tid & 63`, `tid / 64`, `tid >> 5`)
+GROUP_ID_OPS = ("%", "&", "/", ">>")
+
+
 @dataclass
 class FunctionView:
     """One function body with the indexes rules need: parents and variable definitions."""
@@ -390,7 +394,7 @@ class FunctionView:
         """Every lane class computed anywhere in this function."""
         out = set()
         for node in self.nodes():
-            if node.kind == "binop" and node.op in ("%", "&", "/", ">>"):
+            if node.kind == "binop" and node.op in GROUP_ID_OPS:
                 c = self.lane_class(node)
                 if c is not None and c != TID:
                     out.add(c)

@@ -18,9 +18,9 @@ from weakref import WeakKeyDictionary
 from porter.facts import Diagnostic, FileFacts, Launch, Loc, MacroUse, Node, Param, from_byte_text, undeclared_identifier
 from porter.findings import Edit, Match
 from porter.fact_queries import (BIT_OPS_32, LANE32, LANEW, MASK_PRODUCERS, SHUFFLES, SYNC_WITH_MASK, TID, TORCH_WAVE, W,
-                       W_HALF, W_MINUS_1, WARP32, WARPW, WAVE_WIDE, DEVICE_WAVE_TEXT, FileView, FunctionView, call_args,
-                       device_wave_vars, host_wave_value, int_bits, involves_device_wave, is_32bit_int, is_64bit,
-                       is_device_wave_query, same_expr, shuffle_parts, strip, undeclared_shuffle,
+                       W_HALF, W_MINUS_1, WARP32, WARPW, WAVE_WIDE, DEVICE_WAVE_TEXT, GROUP_ID_OPS, FileView,
+                       FunctionView, call_args, device_wave_vars, host_wave_value, int_bits, involves_device_wave,
+                       is_32bit_int, is_64bit, is_device_wave_query, same_expr, shuffle_parts, strip, undeclared_shuffle,
                        undeclared_warp_reduce, width_shadowed_at)
 from porter.lds.access_offsets import (AccessWalker, LdsAccess, Undetermined, function_blocks, function_views,
                                       param_derefs, uses_dim)
@@ -37,7 +37,6 @@ def _device_views(fv: FileView) -> Iterator[FunctionView]:
     return (v for v in fv.views if v.fn.kind != "host" and id(v) not in idle)
 
 
-_GROUP_IDS = ("%", "&", "/", ">>")
 _WIDTH_JUDGED: WeakKeyDictionary[FileView, frozenset[int]] = WeakKeyDictionary()
 
 
@@ -57,7 +56,7 @@ def _judged_at_wave_width(fv: FileView) -> frozenset[int]:
         judged: set[int] = set()
         for views in (vs for vs in instances.values() if len(vs) > 1):
             ids = {id(v): {(n.loc.line, n.loc.col): v.lane_class(n) for n in v.nodes()
-                           if n.kind == "binop" and n.op in _GROUP_IDS} for v in views}
+                           if n.kind == "binop" and n.op in GROUP_ID_OPS} for v in views}
             for v in views:
                 narrow = [at for at, c in ids[id(v)].items() if c in (LANE32, WARP32)]
                 if narrow and any(all(ids[id(o)].get(at) in (LANEW, WARPW) for at in narrow)
@@ -401,7 +400,7 @@ def _is_default_width(call: Node) -> bool:
 
 def _lane_expr_text(facts: FileFacts, view: FunctionView, classes: set[str]) -> str:
     for node in view.nodes():
-        if node.kind == "binop" and node.op in ("%", "&", "/", ">>") and view.lane_class(node) in classes:
+        if node.kind == "binop" and node.op in GROUP_ID_OPS and view.lane_class(node) in classes:
             return f"'{_spell(facts, node)}' at line {node.loc.line}"
         if node.kind == "call" and node.op == "__lane_id" and LANEW in classes:
             return f"'__lane_id()' at line {node.loc.line}"
@@ -859,9 +858,10 @@ def lane_arith_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
     patterns = _instantiated_patterns(fv)
     for view in _device_views(fv):
         yield from _wave_rounded_per_32(facts, view, target)
-        if view.fn.is_template and not view.fn.template_args and id(view) not in patterns:
+        uninstantiated = view.fn.is_template and not view.fn.template_args and id(view) not in patterns
+        if uninstantiated:
             yield from _last_lane_of_32(facts, view, target)
-        group_nodes = [n for n in view.nodes() if n.kind == "binop" and n.op in ("%", "&", "/", ">>")
+        group_nodes = [n for n in view.nodes() if n.kind == "binop" and n.op in GROUP_ID_OPS
                        and view.lane_class(n) in (LANE32, WARP32)]
         if not group_nodes:
             continue
@@ -895,8 +895,7 @@ def lane_arith_32(ctx: RuleContext, params: dict[str, Any]) -> Iterator[Match]:
             reason = f"the same code also numbers lanes by the wavefront " \
                      f"({_lane_expr_text(facts, mixed, {LANEW, WARPW})})"
             confidence = "medium"
-        elif view.fn.is_template and not view.fn.template_args and id(view) not in patterns \
-                and (widths := _width_param_lanes(view)):
+        elif uninstantiated and (widths := _width_param_lanes(view)):
             reason = f"the same code numbers its warps' lanes by the template's " \
                      f"{'/'.join(sorted(set(widths.values())))}, {target.wave_size} lanes at the wavefront's width"
             confidence = "medium"
